@@ -1,0 +1,31 @@
+"""Register one gymnasium id per task folder.
+
+Ids are ``<Benchmark>/<task_id>-v<version>``, taken from each task.yaml;
+``max_episode_steps`` comes from ``limits.max_steps`` and every env is marked
+``nondeterministic=True`` (agent code runs with real time and real processes).
+"""
+
+from __future__ import annotations
+
+import gymnasium
+
+from mle_gym.tasks import all_tasks
+
+ENTRY_POINT = "mle_gym.env:MLEEnv"
+
+
+def register_all() -> list[str]:
+    """Register every discovered task not yet registered; return all of their ids."""
+    ids = []
+    for spec in all_tasks().values():
+        if spec.env_id not in gymnasium.registry:
+            gymnasium.register(
+                id=spec.env_id,
+                entry_point=ENTRY_POINT,
+                kwargs={"task": spec.key},
+                max_episode_steps=spec.limits.max_steps,
+                nondeterministic=True,
+                disable_env_checker=False,
+            )
+        ids.append(spec.env_id)
+    return ids

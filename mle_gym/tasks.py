@@ -1,0 +1,269 @@
+"""Task definitions: a task is a folder, ``task_assets/<benchmark>/<task_id>/``.
+
+The folder holds ``task.yaml`` (parsed into :class:`TaskSpec`),
+``description.md`` (the task as the agent reads it), ``prepare.py`` (turns raw
+data into public/private folders, and/or generates an offline replica),
+optionally ``grade.py`` (a task-specific grader), ``solution.py`` (the
+reference solution the scripted agent runs) and ``starter/`` (files copied into
+every workspace).
+
+Nothing about a task is hard-coded elsewhere: registration, ``mle-gym list``,
+and the tests discover tasks from these folders alone.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import yaml
+
+from mle_gym import paths
+
+
+class TaskError(ValueError):
+    """A task folder is missing or its task.yaml is malformed."""
+
+
+@dataclass(frozen=True)
+class SubmissionSpec:
+    """What the agent must hand in."""
+
+    file: str
+    id_column: str
+    target_columns: tuple[str, ...]
+    target_kind: str  # binary | numeric | label | probability
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    """Human leaderboard figures (Kaggle), for medals and percentile rewards."""
+
+    teams: int
+    gold: float
+    silver: float
+    bronze: float
+    median: float
+    sample_submission_score: float | None
+    score_at_rank_fraction: tuple[float, ...]
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Budgets and sandbox limits; every field can be overridden by gym.make kwargs."""
+
+    max_steps: int = 50
+    time_budget_s: float = 7200.0
+    exec_timeout_s: float = 600.0
+    memory_mb: int = 4096
+    pids: int = 512
+    cpus: float = 1.0
+    cpu_time_s: int = 3600
+
+
+@dataclass(frozen=True)
+class TaskSpec:
+    """A parsed ``task.yaml`` plus the folder it came from."""
+
+    id: str
+    benchmark: str
+    title: str
+    version: int
+    folder: Path
+    metric: str
+    lower_is_better: bool
+    submission: SubmissionSpec
+    answers_file: str
+    sample_submission_file: str
+    split: str | None = None
+    leaderboard: Leaderboard | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+    limits: Limits = field(default_factory=Limits)
+
+    @property
+    def env_id(self) -> str:
+        """The gymnasium id, ``<Benchmark>/<task_id>-v<version>``."""
+        return f"{self.benchmark}/{self.id}-v{self.version}"
+
+    @property
+    def key(self) -> str:
+        """Unique key ``<benchmark>/<task_id>`` (lower-case benchmark)."""
+        return f"{self.benchmark.lower()}/{self.id}"
+
+    @property
+    def sources(self) -> tuple[str, ...]:
+        """Data sources this task supports, in order of preference."""
+        return tuple(s for s in ("kaggle", "bundled", "replica") if s in self.data)
+
+    def description(self) -> str:
+        """The task text the agent reads."""
+        return (self.folder / "description.md").read_text(encoding="utf-8")
+
+    def module(self, name: str) -> ModuleType | None:
+        """Import ``<folder>/<name>.py`` (``prepare``, ``grade``...), or None if absent."""
+        return _load_module(self.folder / f"{name}.py", f"{self.benchmark}.{self.id}.{name}")
+
+    @property
+    def starter_dir(self) -> Path | None:
+        """Files copied into every workspace, if the task has any."""
+        d = self.folder / "starter"
+        return d if d.is_dir() else None
+
+    @property
+    def solution_file(self) -> Path | None:
+        """The reference solution script, if the task has one."""
+        f = self.folder / "solution.py"
+        return f if f.is_file() else None
+
+
+@functools.lru_cache(maxsize=None)
+def _load_module(path: Path, qualname: str) -> ModuleType | None:
+    if not path.is_file():
+        return None
+    mod_name = "mle_gym_task_" + "".join(c if c.isalnum() else "_" for c in qualname)
+    spec = importlib.util.spec_from_file_location(mod_name, path)
+    if spec is None or spec.loader is None:  # pragma: no cover - only on broken files
+        raise TaskError(f"cannot import {path}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _require(raw: dict[str, Any], key: str, where: Path) -> Any:
+    if key not in raw or raw[key] is None:
+        raise TaskError(f"{where}: missing required field '{key}'")
+    return raw[key]
+
+
+def _parse_leaderboard(raw: dict[str, Any] | None, where: Path) -> Leaderboard | None:
+    if not raw:
+        return None
+    quantiles = tuple(float(x) for x in raw.get("score_at_rank_fraction") or ())
+    if quantiles and len(quantiles) != 101:
+        raise TaskError(f"{where}: score_at_rank_fraction needs 101 values, got {len(quantiles)}")
+    sample = raw.get("sample_submission_score")
+    try:
+        return Leaderboard(
+            teams=int(_require(raw, "teams", where)),
+            gold=float(_require(raw, "gold", where)),
+            silver=float(_require(raw, "silver", where)),
+            bronze=float(_require(raw, "bronze", where)),
+            median=float(_require(raw, "median", where)),
+            sample_submission_score=None if sample is None else float(sample),
+            score_at_rank_fraction=quantiles,
+        )
+    except (TypeError, ValueError) as exc:
+        raise TaskError(f"{where}: bad leaderboard figure: {exc}") from exc
+
+
+def _parse_limits(raw: dict[str, Any] | None, where: Path) -> Limits:
+    raw = raw or {}
+    known = set(Limits.__dataclass_fields__)
+    unknown = set(raw) - known
+    if unknown:
+        raise TaskError(f"{where}: unknown limits {sorted(unknown)}; known: {sorted(known)}")
+    defaults = Limits()
+    values: dict[str, Any] = {}
+    for name in known:
+        value = raw.get(name, getattr(defaults, name))
+        kind = type(getattr(defaults, name))
+        try:
+            values[name] = kind(value)
+        except (TypeError, ValueError) as exc:
+            raise TaskError(f"{where}: limits.{name} must be a {kind.__name__}") from exc
+        if not math.isfinite(values[name]) or values[name] <= 0:
+            raise TaskError(f"{where}: limits.{name} must be positive, got {value!r}")
+    return Limits(**values)
+
+
+def load_task(folder: Path) -> TaskSpec:
+    """Parse ``folder/task.yaml``; raise :class:`TaskError` with the field at fault."""
+    where = folder / "task.yaml"
+    try:
+        raw = yaml.safe_load(where.read_text(encoding="utf-8"))
+    except FileNotFoundError as exc:
+        raise TaskError(f"{folder}: no task.yaml") from exc
+    except yaml.YAMLError as exc:
+        raise TaskError(f"{where}: not valid YAML: {exc}") from exc
+    if not isinstance(raw, dict):
+        raise TaskError(f"{where}: expected a mapping at top level")
+    if not (folder / "description.md").is_file():
+        raise TaskError(f"{folder}: no description.md")
+    sub = _require(raw, "submission", where)
+    files = _require(raw, "files", where)
+    targets = sub.get("target_columns") or []
+    if isinstance(targets, str):
+        targets = [targets]
+    spec = TaskSpec(
+        id=str(_require(raw, "id", where)),
+        benchmark=str(_require(raw, "benchmark", where)),
+        title=str(raw.get("title") or raw["id"]),
+        version=int(raw.get("version", 0)),
+        folder=folder,
+        metric=str(_require(raw, "metric", where)),
+        lower_is_better=bool(raw.get("lower_is_better", False)),
+        submission=SubmissionSpec(
+            file=str(sub.get("file", "submission.csv")),
+            id_column=str(_require(sub, "id_column", where)),
+            target_columns=tuple(str(t) for t in targets),
+            target_kind=str(sub.get("target_kind", "numeric")),
+        ),
+        answers_file=str(_require(files, "answers", where)),
+        sample_submission_file=str(_require(files, "sample_submission", where)),
+        split=raw.get("split"),
+        leaderboard=_parse_leaderboard(raw.get("leaderboard"), where),
+        data=dict(raw.get("data") or {}),
+        limits=_parse_limits(raw.get("limits"), where),
+    )
+    if not spec.submission.target_columns:
+        raise TaskError(f"{where}: submission.target_columns is empty")
+    if folder.name != spec.id:
+        raise TaskError(f"{where}: id '{spec.id}' differs from folder name '{folder.name}'")
+    if not spec.sources:
+        raise TaskError(f"{where}: data lists no source (kaggle, bundled or replica)")
+    return spec
+
+
+@functools.lru_cache(maxsize=1)
+def _discover(dirs: tuple[Path, ...]) -> dict[str, TaskSpec]:
+    found: dict[str, TaskSpec] = {}
+    for root in dirs:
+        if not root.is_dir():
+            continue
+        for yaml_path in sorted(root.glob("*/*/task.yaml")):
+            spec = load_task(yaml_path.parent)
+            if spec.key in found:
+                raise TaskError(
+                    f"task {spec.key} defined twice: {found[spec.key].folder} and {spec.folder}"
+                )
+            found[spec.key] = spec
+    return found
+
+
+def all_tasks() -> dict[str, TaskSpec]:
+    """Every task found in :func:`mle_gym.paths.task_assets_dirs`, keyed by ``spec.key``."""
+    return dict(_discover(tuple(paths.task_assets_dirs())))
+
+
+def get_task(name: str) -> TaskSpec:
+    """Find a task by env id (``MLEBench/x-v0``), key (``mlebench/x``) or bare id (``x``).
+
+    A bare id must be unambiguous across benchmarks.
+    """
+    tasks = all_tasks()
+    name = name.split(":", 1)[-1]
+    for spec in tasks.values():
+        if name in (spec.env_id, spec.key) or name.lower() == spec.key:
+            return spec
+    matches = [s for s in tasks.values() if s.id == name]
+    if len(matches) == 1:
+        return matches[0]
+    if len(matches) > 1:
+        options = ", ".join(s.env_id for s in matches)
+        raise TaskError(f"task id '{name}' is ambiguous; use one of: {options}")
+    raise TaskError(f"unknown task '{name}'; `mle-gym list` shows the available tasks")
