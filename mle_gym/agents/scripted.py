@@ -1,0 +1,86 @@
+"""The scripted reference agent.
+
+It works the way a careful engineer would on a tabular task, one tool call per
+step: look at the data folder, read the head of the training file and of the
+sample submission, write a solution script (the task's reference
+``solution.py`` if the task ships one, else a generic gradient-boosting
+baseline), run it, validate the submission and submit. When something fails it
+recovers: a failing task solution is replaced by the generic baseline, and if
+no valid submission can be produced it submits a copy of the sample submission
+so that the episode still ends with a valid file.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from typing import Any
+
+from mle_gym.agents.base import Agent
+
+
+def generic_solution() -> str:
+    """Source of the generic tabular baseline."""
+    return resources.files("mle_gym.agents.templates").joinpath("tabular_baseline.py").read_text()
+
+
+class ScriptedAgent(Agent):
+    """See module docstring."""
+
+    name = "scripted"
+
+    def __init__(self) -> None:
+        self._plan: list[str] = []
+        self._solution = ""
+        self._used_generic = False
+        self._fell_back = False
+        self._sample = "data/sample_submission.csv"
+        self._submission = "submission.csv"
+        self._last = ""
+
+    def reset(self, task_info: dict[str, Any]) -> None:
+        task = task_info.get("task")
+        self._used_generic = self._fell_back = False
+        self._solution = generic_solution()
+        if task is not None:
+            self._sample = f"data/{task.sample_submission_file}"
+            self._submission = task.submission.file
+            if task.solution_file is not None:
+                self._solution = task.solution_file.read_text()
+            else:
+                self._used_generic = True
+        self._plan = ["list", "head_train", "head_sample", "write", "run", "validate", "submit"]
+        self._last = ""
+
+    def _action(self, step: str) -> dict[str, Any]:
+        if step == "list":
+            return {"tool": "list_files", "args": {"path": "data"}}
+        if step == "head_train":
+            return {"tool": "read_file", "args": {"path": "data/train.csv", "end_line": 6}}
+        if step == "head_sample":
+            return {"tool": "read_file", "args": {"path": self._sample, "end_line": 6}}
+        if step == "write":
+            return {"tool": "write_file", "args": {"path": "solution.py", "content": self._solution}}
+        if step == "run":
+            return {"tool": "execute", "args": {"command": "python solution.py"}}
+        if step == "fallback":
+            return {"tool": "execute", "args": {"command": f"cp {self._sample} {self._submission}"}}
+        if step == "validate":
+            return {"tool": "validate_submission", "args": {}}
+        return {"tool": "submit", "args": {}}
+
+    def act(self, observation: str, info: dict[str, Any]) -> Any:
+        failed = info.get("ok") is False
+        if failed and self._last == "run":
+            if not self._used_generic:
+                self._used_generic = True
+                self._solution = generic_solution()
+                self._plan = ["write", "run", "validate", "submit"]
+            else:
+                self._plan = ["fallback", "validate", "submit"]
+                self._fell_back = True
+        elif failed and self._last == "validate" and not self._fell_back:
+            self._fell_back = True
+            self._plan = ["fallback", "validate", "submit"]
+        step = self._plan.pop(0) if self._plan else "submit"
+        self._last = step
+        return self._action(step)

@@ -1,0 +1,243 @@
+"""The ``mle-gym`` command: list, prepare, run, grade.
+
+    mle-gym list [--benchmark B] [--split S]
+    mle-gym prepare TASK [--from PATH.zip | --replica [--seed N]] [--force]
+    mle-gym run --env ID --agent scripted|random [--seed N] [--data auto|kaggle|replica]
+    mle-gym grade --task ID --submission FILE [--data auto|kaggle|replica]
+
+Exit status: 0 on success, 1 when the command ran but failed (e.g. an invalid
+submission for ``grade``), 2 on bad usage or setup errors, which are printed as
+one clear line (no traceback; ``--debug`` shows it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from mle_gym import paths
+
+DISPLAY_CHARS = 3000
+
+
+def _data_status(task: Any) -> str:
+    from mle_gym.data import store
+
+    parts = []
+    if "kaggle" in task.data:
+        parts.append("kaggle: prepared" if store.lookup(task, "kaggle") else "kaggle: not prepared")
+    if "replica" in task.data:
+        cached = store.lookup(task, "replica", 0) is not None
+        parts.append("replica: cached" if cached else "replica: available")
+    return ", ".join(parts)
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    from mle_gym.tasks import all_tasks
+
+    rows = []
+    for task in sorted(all_tasks().values(), key=lambda t: t.env_id):
+        if args.benchmark and task.benchmark.lower() != args.benchmark.lower():
+            continue
+        if args.split and (task.split or "") != args.split:
+            continue
+        rows.append((task.env_id, task.split or "-", task.metric, _data_status(task)))
+    header = ("env id", "split", "metric", "data")
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(4)]
+    for row in [header, *rows]:
+        print("  ".join(str(v).ljust(w) for v, w in zip(row, widths, strict=True)).rstrip())
+    print(f"\n{len(rows)} task(s)")
+    return 0
+
+
+def cmd_prepare(args: argparse.Namespace) -> int:
+    from mle_gym.data import sources
+    from mle_gym.tasks import get_task
+
+    task = get_task(args.task)
+    if args.replica:
+        data = sources.prepare_replica(task, args.seed, force=args.force)
+    else:
+        zip_path = Path(args.from_zip).expanduser().resolve() if args.from_zip else None
+        data = sources.prepare_kaggle(task, zip_path, force=args.force)
+    manifest = data.manifest()
+    print(f"prepared {task.env_id} ({data.variant}) in {data.root}")
+    print(f"  public files: {sorted(p.name for p in data.public.iterdir())}")
+    if "mlebench_checksums" in manifest:
+        print(f"  MLE-bench checksums: {manifest['mlebench_checksums']}")
+    return 0
+
+
+def _show(text: str, full: bool) -> str:
+    if full or len(text) <= DISPLAY_CHARS:
+        return text
+    return text[: DISPLAY_CHARS // 2] + "\n  [... shortened for display ...]\n" + text[
+        -DISPLAY_CHARS // 2 :
+    ]
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    import gymnasium as gym
+
+    import mle_gym  # noqa: F401 - registers the envs
+    from mle_gym.agents import make_agent
+    from mle_gym.runner import run_episode
+    from mle_gym.tasks import get_task
+
+    task = get_task(args.env)
+    trajectory = None
+    if not args.no_trajectory:
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        trajectory = (
+            Path(args.trajectory)
+            if args.trajectory
+            else paths.home() / "runs" / f"{task.id}-{args.agent}-{stamp}-seed{args.seed}.jsonl"
+        )
+    make_kwargs: dict[str, Any] = {"data": args.data, "trajectory_path": trajectory}
+    if args.sandbox:
+        make_kwargs["sandbox"] = args.sandbox
+    if args.max_steps:
+        make_kwargs["max_episode_steps"] = args.max_steps
+    if args.reward_mode:
+        make_kwargs["reward_mode"] = args.reward_mode
+    env = gym.make(task.env_id, **make_kwargs)
+    agent = make_agent(args.agent, seed=args.seed)
+    quiet = args.quiet
+
+    def on_step(i: int, action: Any, obs: str, reward: float, info: dict[str, Any]) -> None:
+        if quiet:
+            return
+        call = info.get("messages", [{}])[0].get("tool_calls", [{}])
+        fn = call[0].get("function", {}) if call else {}
+        desc = f"{fn.get('name')} {fn.get('arguments', '')}" if fn else repr(action)[:200]
+        print(f"\n--- step {i}: {_show(desc, args.full)}")
+        print(_show(obs, args.full))
+
+    try:
+        if not quiet:
+            print(f"=== {task.env_id} · agent {args.agent} · seed {args.seed} ===")
+        result = run_episode(env, agent, seed=args.seed, on_step=on_step)
+    finally:
+        env.close()
+    grade = result.grade or {}
+    print("\n=== result ===")
+    print(
+        json.dumps(
+            {
+                "env_id": result.env_id,
+                "data_source": result.data_source,
+                "steps": result.steps,
+                "reward": round(result.reward, 6),
+                "score": grade.get("score"),
+                "valid": grade.get("valid"),
+                "message": grade.get("message"),
+                "seconds": result.seconds,
+                "trajectory": str(trajectory) if trajectory else None,
+            },
+            indent=2,
+        )
+    )
+    return 0 if grade.get("valid") else 1
+
+
+def cmd_grade(args: argparse.Namespace) -> int:
+    import shutil
+    import tempfile
+
+    from mle_gym.data import sources
+    from mle_gym.grading import grade_submission
+    from mle_gym.tasks import get_task
+
+    task = get_task(args.task)
+    data = sources.resolve(task, args.data, args.seed)
+    submission = Path(args.submission)
+    with tempfile.TemporaryDirectory(prefix="mle_gym-grade-") as tmp:
+        copy = None
+        if submission.is_file():
+            copy = Path(tmp) / "submission.csv"
+            shutil.copyfile(submission, copy)
+        report = grade_submission(
+            task, copy, answers=data.private / task.answers_file, data_source=data.source
+        )
+    print(json.dumps(report.to_dict(), indent=2))
+    return 0 if report.valid else 1
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="mle-gym", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--debug", action="store_true", help="show tracebacks and debug logs")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("list", help="list tasks with split, metric and data status")
+    p.add_argument("--benchmark", help="only this benchmark (e.g. MLEBench)")
+    p.add_argument("--split", help="only this split (e.g. dev, low)")
+    p.set_defaults(func=cmd_list)
+
+    p = sub.add_parser("prepare", help="prepare a task's data (Kaggle zip/API, or replica)")
+    p.add_argument("task")
+    p.add_argument("--from", dest="from_zip", metavar="PATH.zip", help="a downloaded Kaggle zip")
+    p.add_argument("--replica", action="store_true", help="generate the offline replica")
+    p.add_argument("--seed", type=int, default=0, help="replica seed (default 0)")
+    p.add_argument("--force", action="store_true", help="prepare again even if cached")
+    p.set_defaults(func=cmd_prepare)
+
+    p = sub.add_parser("run", help="run one episode and print its transcript and grade")
+    p.add_argument("--env", required=True, help="env id, e.g. MLEBench/spaceship-titanic-v0")
+    p.add_argument("--agent", default="scripted", choices=["scripted", "random"])
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--data", default="auto", choices=["auto", "kaggle", "replica", "bundled"])
+    p.add_argument("--sandbox", choices=["local", "unsafe-local"])
+    p.add_argument("--reward-mode", choices=["auto", "percentile", "medal", "normalized", "raw"])
+    p.add_argument("--max-steps", type=int, help="step budget (default: the task's)")
+    p.add_argument("--trajectory", help="trajectory JSONL path (default under $MLE_GYM_HOME/runs)")
+    p.add_argument("--no-trajectory", action="store_true", help="do not record a trajectory")
+    p.add_argument("--full", action="store_true", help="print observations in full")
+    p.add_argument("--quiet", action="store_true", help="print only the result")
+    p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("grade", help="grade a submission file with the task's grader")
+    p.add_argument("--task", required=True)
+    p.add_argument("--submission", required=True)
+    p.add_argument("--data", default="auto", choices=["auto", "kaggle", "replica", "bundled"])
+    p.add_argument("--seed", type=int, default=0, help="replica seed (default 0)")
+    p.set_defaults(func=cmd_grade)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``mle-gym`` console script."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(
+        level=logging.DEBUG if args.debug else logging.WARNING,
+        format="%(levelname)s %(name)s: %(message)s",
+    )
+    try:
+        return int(args.func(args))
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:
+        if args.debug:
+            raise
+        from mle_gym.data.kaggle import KaggleError
+        from mle_gym.data.store import DataNotPrepared
+        from mle_gym.rewards import RewardConfigError
+        from mle_gym.sandbox.base import SandboxError
+        from mle_gym.tasks import TaskError
+
+        known = (TaskError, DataNotPrepared, KaggleError, SandboxError, RewardConfigError,
+                 ValueError, FileNotFoundError)
+        if isinstance(exc, known):
+            print(f"mle-gym: error: {exc}", file=sys.stderr)
+            return 2
+        raise
+
+
+if __name__ == "__main__":
+    sys.exit(main())

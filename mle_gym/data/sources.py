@@ -1,0 +1,131 @@
+"""Choosing and preparing a task's data source: ``kaggle``, ``replica`` (and ``bundled``).
+
+* ``resolve(task, "auto")`` uses prepared Kaggle data when present, else the
+  offline replica (generated on first use and cached), logging a warning so the
+  user knows leaderboard medals are not claimed on it.
+* ``prepare_kaggle`` downloads through the Kaggle API or takes a zip, runs the
+  task's ``prepare(raw, public, private)``, and compares the result with
+  MLE-bench's published md5 sums (``data.kaggle.prepared_md5`` in task.yaml).
+* ``prepare_replica`` runs the task's ``replica(public, private, seed)``.
+"""
+
+from __future__ import annotations
+
+import logging
+import tempfile
+from pathlib import Path
+
+from mle_gym.data import kaggle, store
+from mle_gym.data.store import DataNotPrepared, PreparedData
+from mle_gym.tasks import TaskSpec
+
+log = logging.getLogger(__name__)
+
+DATA_CHOICES = ("auto", "kaggle", "replica", "bundled")
+_warned: set[str] = set()
+
+
+def _module_function(task: TaskSpec, name: str):  # noqa: ANN202 - a task-defined callable
+    module = task.module("prepare")
+    fn = getattr(module, name, None) if module is not None else None
+    if fn is None:
+        raise DataNotPrepared(f"task {task.key} has no {name}() in prepare.py")
+    return fn
+
+
+def prepare_replica(task: TaskSpec, seed: int = 0, *, force: bool = False) -> PreparedData:
+    """Generate (or reuse) the offline replica for ``seed``."""
+    if "replica" not in task.data:
+        raise DataNotPrepared(f"task {task.key} has no offline replica")
+    replica = _module_function(task, "replica")
+
+    def builder(public: Path, private: Path) -> dict:
+        replica(public, private, seed)
+        return {"replica_seed": seed}
+
+    return store.build(task, "replica", store.variant_name("replica", seed), builder, force=force)
+
+
+def _compare_with_mlebench(task: TaskSpec, root_public: Path, root_private: Path) -> dict:
+    expected = (task.data.get("kaggle") or {}).get("prepared_md5") or {}
+    if not expected:
+        return {"mlebench_checksums": "not published"}
+    mismatched = []
+    for rel, md5 in expected.items():
+        base = root_public if rel.startswith("public/") else root_private
+        path = base / rel.split("/", 1)[1]
+        if not path.is_file() or store.md5_file(path) != md5:
+            mismatched.append(rel)
+    if mismatched:
+        log.warning(
+            "prepared files differ from MLE-bench's (%s): the Kaggle zip may have changed since "
+            "MLE-bench was built; scores may not be comparable to the paper's",
+            ", ".join(mismatched),
+        )
+        return {"mlebench_checksums": "mismatch", "mlebench_mismatched": mismatched}
+    return {"mlebench_checksums": "match"}
+
+
+def prepare_kaggle(
+    task: TaskSpec, zip_path: Path | None = None, *, force: bool = False
+) -> PreparedData:
+    """Prepare real Kaggle data from ``zip_path`` or by downloading it."""
+    cfg = task.data.get("kaggle")
+    if cfg is None:
+        raise DataNotPrepared(f"task {task.key} has no Kaggle source")
+    prepare = _module_function(task, "prepare")
+    competition = str(cfg.get("competition", task.id))
+
+    def builder(public: Path, private: Path) -> dict:
+        with tempfile.TemporaryDirectory(prefix="mle_gym-raw-") as tmp:
+            src = zip_path
+            if src is None:
+                src = kaggle.download_competition(competition, Path(tmp))
+            zip_md5 = store.md5_file(src)
+            expected = cfg.get("zip_md5")
+            if expected and zip_md5 != expected:
+                log.warning("zip md5 %s differs from MLE-bench's %s", zip_md5, expected)
+            raw = Path(tmp) / "raw"
+            raw.mkdir()
+            kaggle.extract_zip(src, raw)
+            prepare(raw, public, private)
+        return {
+            "zip": str(zip_path) if zip_path else f"kaggle:{competition}",
+            "zip_md5": zip_md5,
+            **_compare_with_mlebench(task, public, private),
+        }
+
+    return store.build(task, "kaggle", "kaggle", builder, force=force)
+
+
+def resolve(task: TaskSpec, data: str = "auto", replica_seed: int = 0) -> PreparedData:
+    """The prepared data an episode uses (see module docstring)."""
+    if data not in DATA_CHOICES:
+        raise ValueError(f"data must be one of {DATA_CHOICES}, got {data!r}")
+    if data in ("kaggle", "bundled"):
+        found = store.lookup(task, data)
+        if found is None:
+            raise DataNotPrepared(
+                f"{data} data for {task.key} is not prepared; run `mle-gym prepare {task.id}` "
+                f"(Kaggle credentials, or --from PATH.zip), or use data='replica'"
+            )
+        return found
+    if data == "auto":
+        for source in ("kaggle", "bundled"):
+            found = store.lookup(task, source)
+            if found is not None:
+                return found
+        if "replica" not in task.data:
+            raise DataNotPrepared(
+                f"no prepared data for {task.key} and it has no offline replica; "
+                f"run `mle-gym prepare {task.id}`"
+            )
+        if task.key not in _warned:
+            _warned.add(task.key)
+            log.warning(
+                "%s: Kaggle data not prepared; using the offline replica (seed %d). Leaderboard "
+                "medals and percentiles are not claimed on replica data.",
+                task.key,
+                replica_seed,
+            )
+    return store.lookup(task, "replica", replica_seed) or prepare_replica(task, replica_seed)

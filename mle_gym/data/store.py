@@ -1,0 +1,192 @@
+"""The prepared-data cache: one folder per (task, data source, variant).
+
+Layout under ``$MLE_GYM_HOME/data``::
+
+    <benchmark>/<task_id>/<variant>/public/     agent-visible (mounted read-only)
+    <benchmark>/<task_id>/<variant>/private/    answers (mode 0700, never mounted)
+    <benchmark>/<task_id>/<variant>/MANIFEST.json
+
+``variant`` is ``kaggle`` or ``replica-seed<N>``. Preparation is
+
+* atomic: files are built in a temporary sibling folder and renamed into place
+  only when complete, so a crash never leaves a half-prepared variant;
+* idempotent: a variant with a manifest is reused as is; concurrent preparers
+  serialise on a lock file, and the loser reuses the winner's result;
+* checksummed: the manifest records the sha256 and size of every file;
+  :func:`verify` re-checks them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import json
+import logging
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from mle_gym import paths
+from mle_gym.tasks import TaskSpec
+
+log = logging.getLogger(__name__)
+
+MANIFEST = "MANIFEST.json"
+
+
+class DataNotPrepared(RuntimeError):
+    """The requested data variant is not in the cache and cannot be made automatically."""
+
+
+@dataclass(frozen=True)
+class PreparedData:
+    """A prepared variant of a task's data."""
+
+    task_key: str
+    source: str  # "kaggle" | "replica" | "bundled"
+    variant: str
+    root: Path
+
+    @property
+    def public(self) -> Path:
+        return self.root / "public"
+
+    @property
+    def private(self) -> Path:
+        return self.root / "private"
+
+    def manifest(self) -> dict:
+        return json.loads((self.root / MANIFEST).read_text())
+
+
+def variant_name(source: str, replica_seed: int = 0) -> str:
+    """Folder name of a data variant."""
+    return f"replica-seed{replica_seed}" if source == "replica" else source
+
+
+def variant_dir(task: TaskSpec, variant: str) -> Path:
+    """Where a variant of ``task`` lives in the cache."""
+    return paths.data_root() / task.benchmark.lower() / task.id / variant
+
+
+def lookup(task: TaskSpec, source: str, replica_seed: int = 0) -> PreparedData | None:
+    """The prepared variant if it is complete in the cache, else None."""
+    variant = variant_name(source, replica_seed)
+    root = variant_dir(task, variant)
+    if (root / MANIFEST).is_file():
+        return PreparedData(task.key, source, variant, root)
+    return None
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def md5_file(path: Path) -> str:
+    """md5 of a file (MLE-bench publishes md5 sums of its prepared files)."""
+    h = hashlib.md5(usedforsecurity=False)
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _file_table(root: Path) -> dict[str, dict[str, object]]:
+    table = {}
+    for sub in ("public", "private"):
+        for p in sorted((root / sub).rglob("*")):
+            if p.is_file():
+                table[str(p.relative_to(root))] = {"sha256": _sha256(p), "bytes": p.stat().st_size}
+    return table
+
+
+def _fix_permissions(root: Path) -> None:
+    """Public readable by the sandbox uid; private readable by the owner only."""
+    for dirpath, dirnames, filenames in os.walk(root / "public"):
+        os.chmod(dirpath, 0o755)
+        for name in filenames:
+            os.chmod(os.path.join(dirpath, name), 0o644)
+        for name in dirnames:
+            os.chmod(os.path.join(dirpath, name), 0o755)
+    os.chmod(root / "private", 0o700)
+    os.chmod(root, 0o755)
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a+") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
+def build(
+    task: TaskSpec,
+    source: str,
+    variant: str,
+    builder: Callable[[Path, Path], dict],
+    *,
+    force: bool = False,
+) -> PreparedData:
+    """Build a variant atomically with ``builder(public_dir, private_dir) -> extra manifest``.
+
+    Reuses a complete variant unless ``force``. The builder's returned dict is
+    stored in the manifest (e.g. the replica seed, checksum verification).
+    """
+    final = variant_dir(task, variant)
+    with _locked(final.parent / f".{variant}.lock"):
+        if (final / MANIFEST).is_file() and not force:
+            return PreparedData(task.key, source, variant, final)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{variant}.tmp-", dir=final.parent))
+        try:
+            (tmp / "public").mkdir()
+            (tmp / "private").mkdir(mode=0o700)
+            started = time.time()
+            extra = builder(tmp / "public", tmp / "private") or {}
+            manifest = {
+                "task": task.key,
+                "source": source,
+                "variant": variant,
+                "prepared_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                "seconds": round(time.time() - started, 3),
+                "files": _file_table(tmp),
+                **extra,
+            }
+            (tmp / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True))
+            _fix_permissions(tmp)
+            if final.exists():
+                trash = final.with_name(f".{variant}.old-{os.getpid()}")
+                final.rename(trash)
+                shutil.rmtree(trash, ignore_errors=True)
+            tmp.rename(final)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+    log.info("prepared %s (%s) in %s", task.key, variant, final)
+    return PreparedData(task.key, source, variant, final)
+
+
+def verify(data: PreparedData) -> list[str]:
+    """Re-hash every file; return a list of problems (empty if the variant is intact)."""
+    problems = []
+    recorded = data.manifest().get("files", {})
+    actual = _file_table(data.root)
+    for rel, meta in recorded.items():
+        if rel not in actual:
+            problems.append(f"missing: {rel}")
+        elif actual[rel]["sha256"] != meta["sha256"]:
+            problems.append(f"modified: {rel}")
+    problems.extend(f"unexpected: {rel}" for rel in actual.keys() - recorded.keys())
+    return problems

@@ -1,0 +1,490 @@
+"""MLEEnv: one episode = a task, a sandboxed workspace, tools, and the task's grader.
+
+    env = gymnasium.make("MLEBench/spaceship-titanic-v0")
+    obs, info = env.reset(seed=0)
+    obs, reward, terminated, truncated, info = env.step(
+        {"tool": "execute", "args": {"command": "python train.py"}})
+
+Contract:
+
+* ``reset`` creates a fresh workspace (the task's public data mounted
+  read-only at ``/workspace/data``, never copied; starter files copied) and a
+  sandbox; the observation is the instructions, the task description, the
+  workspace listing and the tool list.
+* ``step`` accepts any action form of :mod:`mle_gym.tools.parsing`. It never
+  raises on agent input: malformed, unknown or ill-typed calls, tool failures,
+  timeouts and OOM kills come back as observations and count as a step.
+* ``submit`` grades the submission and terminates. The step budget
+  (``max_episode_steps``) or wall-clock budget truncates; then the current
+  submission file is graded too, unless ``grade_on_truncation=False``.
+* The reward is 0 until the episode ends, then a function of the grade
+  (:mod:`mle_gym.rewards`). ``info["grade"]`` holds the full report.
+* Grading runs in this process on a copy of the submission; the private
+  answers are never inside the sandbox.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import shutil
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+from gymnasium.error import ResetNeeded
+
+from mle_gym import paths, prompts, rewards
+from mle_gym.data import sources
+from mle_gym.grading import GradeReport, InvalidSubmission, grade_submission
+from mle_gym.grading.csvread import read_submission
+from mle_gym.grading.validation import validate_submission_frame
+from mle_gym.sandbox import Sandbox, SandboxLimits, check_kind, default_kind, make_sandbox
+from mle_gym.spaces import FreeText, ToolCallSpace
+from mle_gym.tasks import Limits, TaskSpec, get_task
+from mle_gym.tools.builtin import BUILTIN_TOOLS, ToolContext
+from mle_gym.tools.fs import FsError, SandboxFS
+from mle_gym.tools.parsing import ActionError, ToolCall, parse_action
+from mle_gym.tools.spec import ToolArgError, ToolResult
+from mle_gym.trajectory import TrajectoryWriter
+
+log = logging.getLogger(__name__)
+
+MAX_SUBMISSION_BYTES = 200 * 2**20
+
+
+class MLEEnv(gym.Env[str, Any]):
+    """A benchmark task as a Gymnasium environment (see module docstring).
+
+    Args:
+        task: env id, task key or task id (e.g. "spaceship-titanic").
+        data: "auto" (Kaggle data if prepared, else the offline replica),
+            "kaggle", "replica" or "bundled".
+        replica_seed: which replica variant to use (``options={"replica_seed": n}``
+            overrides it for one episode).
+        sandbox: "local" (bubblewrap; default, or ``$MLE_GYM_SANDBOX``) or
+            "unsafe-local" (no isolation; debugging only).
+        reward_mode: "auto", "percentile", "medal", "normalized" or "raw".
+        max_episode_steps: step budget when the env is built directly; through
+            ``gymnasium.make`` use its ``max_episode_steps`` argument.
+        time_budget_s, exec_timeout_s, memory_mb, pids, cpus, cpu_time_s:
+            override the task's limits.
+        grade_on_truncation: grade the current submission when a budget runs out.
+        render_mode: None or "ansi" (a readable transcript).
+        trajectory_path: append one JSON line per reset/step to this file.
+        workspace_root: where episode workspaces are created
+            (default ``$MLE_GYM_HOME/workspaces``).
+        keep_workspace: keep the workspace folder after the episode (for inspection).
+        max_observation_chars: observations longer than this are truncated
+            with a visible marker.
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+
+    def __init__(
+        self,
+        task: str | TaskSpec,
+        *,
+        data: str = "auto",
+        replica_seed: int = 0,
+        sandbox: str | None = None,
+        reward_mode: str = "auto",
+        max_episode_steps: int | None = None,
+        time_budget_s: float | None = None,
+        exec_timeout_s: float | None = None,
+        memory_mb: int | None = None,
+        pids: int | None = None,
+        cpus: float | None = None,
+        cpu_time_s: int | None = None,
+        grade_on_truncation: bool = True,
+        render_mode: str | None = None,
+        trajectory_path: str | os.PathLike[str] | None = None,
+        workspace_root: str | os.PathLike[str] | None = None,
+        keep_workspace: bool = False,
+        max_observation_chars: int = 16_000,
+    ) -> None:
+        self.task = task if isinstance(task, TaskSpec) else get_task(task)
+        if data not in sources.DATA_CHOICES:
+            raise ValueError(f"data must be one of {sources.DATA_CHOICES}, got {data!r}")
+        if data in ("kaggle", "replica", "bundled") and data not in self.task.sources:
+            raise ValueError(f"task {self.task.key} has no {data!r} data source")
+        if reward_mode not in rewards.REWARD_MODES:
+            raise ValueError(f"reward_mode must be one of {rewards.REWARD_MODES}")
+        if data == "replica" and reward_mode in ("percentile", "medal"):
+            rewards.resolve_mode(reward_mode, self.task, "replica")  # raises with the reason
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        self.data_choice = data
+        self.replica_seed = int(replica_seed)
+        self.sandbox_kind = check_kind(sandbox or default_kind())
+        self.reward_mode = reward_mode
+        self.grade_on_truncation = grade_on_truncation
+        self.render_mode = render_mode
+        self.trajectory_path = Path(trajectory_path) if trajectory_path else None
+        self.workspace_root = Path(workspace_root) if workspace_root else None
+        self.keep_workspace = keep_workspace
+        self.max_observation_chars = int(max_observation_chars)
+        self._max_steps_arg = max_episode_steps
+        overrides = {
+            "time_budget_s": time_budget_s,
+            "exec_timeout_s": exec_timeout_s,
+            "memory_mb": memory_mb,
+            "pids": pids,
+            "cpus": cpus,
+            "cpu_time_s": cpu_time_s,
+        }
+        base = self.task.limits
+        self.limits = Limits(
+            **{
+                name: (overrides.get(name) if overrides.get(name) is not None else getattr(base, name))
+                for name in Limits.__dataclass_fields__
+            }
+        )
+        for name, value in overrides.items():
+            if value is not None and not value > 0:
+                raise ValueError(f"{name} must be positive, got {value!r}")
+
+        self._tools = {t.name: t for t in BUILTIN_TOOLS}
+        self.tools: list[dict[str, Any]] = [t.openai_schema() for t in BUILTIN_TOOLS]
+        self.system_prompt: str = prompts.system_prompt(list(BUILTIN_TOOLS))
+        self.action_space = ToolCallSpace(tuple(self._tools))
+        self.observation_space = FreeText(max_length=max(self.max_observation_chars * 2, 100_000))
+
+        self._sandbox: Sandbox | None = None
+        self._episode_dir: Path | None = None
+        self._ctx: ToolContext | None = None
+        self._trajectory: TrajectoryWriter | None = None
+        self._transcript: list[str] = []
+        self._done = True
+        self._sample_ids: list[str] | None = None
+        self.episode_id: str | None = None
+        self.data_source: str | None = None
+        self._data = None
+        self._mode = reward_mode
+        self._steps = 0
+        self._t0 = 0.0
+        self._max_steps = 0
+
+    # -- public helpers ------------------------------------------------------------------------
+
+    @property
+    def workspace(self) -> Path | None:
+        """Host path of the current episode's workspace (None before reset)."""
+        return self._sandbox.workspace if self._sandbox else None
+
+    @property
+    def sandbox(self) -> Sandbox | None:
+        """The current episode's sandbox."""
+        return self._sandbox
+
+    # -- episode lifecycle ---------------------------------------------------------------------
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[str, dict[str, Any]]:
+        super().reset(seed=seed)
+        self._teardown()
+        options = dict(options or {})
+        replica_seed = int(options.pop("replica_seed", self.replica_seed))
+        if options:
+            raise ValueError(f"unknown reset options {sorted(options)}; known: ['replica_seed']")
+
+        data = sources.resolve(self.task, self.data_choice, replica_seed)
+        self._data = data
+        self.data_source = data.source
+        self._mode = rewards.resolve_mode(self.reward_mode, self.task, data.source)
+        self._max_steps = self._step_budget()
+
+        root = self.workspace_root or paths.workspaces_root()
+        root.mkdir(parents=True, exist_ok=True)
+        self.episode_id = uuid.uuid4().hex[:12]
+        self._episode_dir = Path(tempfile.mkdtemp(prefix=f"{self.task.id}-", dir=root))
+        workspace = self._episode_dir / "workspace"
+        workspace.mkdir()
+        (workspace / "data").mkdir()
+        if self.task.starter_dir is not None:
+            shutil.copytree(self.task.starter_dir, workspace, dirs_exist_ok=True)
+        lim = self.limits
+        self._sandbox = make_sandbox(
+            self.sandbox_kind,
+            workspace,
+            data.public,
+            SandboxLimits(
+                memory_mb=lim.memory_mb, pids=lim.pids, cpus=lim.cpus, cpu_time_s=lim.cpu_time_s
+            ),
+        )
+        fs = SandboxFS(self._sandbox.mounts, self._sandbox.file_owner)
+        self._ctx = ToolContext(
+            fs=fs,
+            sandbox=self._sandbox,
+            exec_timeout_s=lim.exec_timeout_s,
+            max_observation_chars=self.max_observation_chars,
+            submission_path=f"/workspace/{self.task.submission.file}",
+            validate=self._validate,
+        )
+        self._sample_ids = None
+        self._steps = 0
+        self._t0 = time.monotonic()
+        self._done = False
+
+        listing = self._tools["list_files"].fn(self._ctx, ".", 2).text
+        obs = prompts.task_observation(
+            self.task, listing, list(self._tools.values()), self._max_steps, lim
+        )
+        info = self._base_info()
+        info["messages"] = [
+            {"role": "system", "content": self.system_prompt},
+            {"role": "user", "content": obs},
+        ]
+        info["episode_id"] = self.episode_id
+        self._transcript = [f"=== {self.task.env_id} · episode {self.episode_id} ===", obs]
+        if self.trajectory_path is not None:
+            self._trajectory = TrajectoryWriter(self.trajectory_path)
+            self._trajectory.write(
+                {
+                    "type": "reset",
+                    "episode_id": self.episode_id,
+                    "env_id": self.task.env_id,
+                    "seed": seed,
+                    "replica_seed": replica_seed if data.source == "replica" else None,
+                    "data_source": data.source,
+                    "reward_mode": self._mode,
+                    "observation": obs,
+                    "system_prompt": self.system_prompt,
+                    "tools": self.tools,
+                    "time": time.time(),
+                }
+            )
+        return obs, info
+
+    def step(self, action: Any) -> tuple[str, float, bool, bool, dict[str, Any]]:
+        if self._ctx is None or self._done:
+            raise ResetNeeded("call reset() before step(); the episode is over or not started")
+        started = time.monotonic()
+        self._steps += 1
+        self._ctx.exec_timeout_s = max(1.0, min(self.limits.exec_timeout_s, self._time_left()))
+        call: ToolCall | None = None
+        try:
+            call = parse_action(action)
+            spec = self._tools.get(call.name)
+            if spec is None:
+                raise ActionError(
+                    f"unknown tool {call.name!r}; available tools: {', '.join(self._tools)}"
+                )
+            args = spec.check_args(call.args)
+            result = spec.fn(self._ctx, **args)
+        except (ActionError, ToolArgError, FsError) as exc:
+            result = ToolResult(f"error: {exc}", ok=False)
+        except Exception as exc:  # a bug in a tool must not kill the episode
+            log.exception("tool failure")
+            result = ToolResult(f"error: internal failure in the tool ({type(exc).__name__}: {exc})",
+                                ok=False, meta={"internal_error": True})
+
+        terminated = bool(result.terminal)
+        truncated = False
+        reason = None
+        if not terminated:
+            if self._steps >= self._max_steps:
+                truncated, reason = True, f"step budget of {self._max_steps} steps used up"
+            elif self._time_left() <= 0:
+                truncated, reason = True, f"time budget of {self.limits.time_budget_s:g} s used up"
+
+        reward = 0.0
+        grade: GradeReport | None = None
+        text = result.text
+        if terminated or (truncated and self.grade_on_truncation):
+            grade = self._grade()
+            grade_dict = grade.to_dict()
+            reward = rewards.compute_reward(grade_dict, self._mode, self.task, self.data_source or "")
+            text += "\n\n" + prompts.end_summary(grade, reward, reason)
+        elif truncated:
+            text += f"\n\n[episode truncated: {reason}; not graded]"
+        self._done = terminated or truncated
+
+        info = self._base_info()
+        info.update(
+            tool=call.name if call else None,
+            ok=result.ok,
+            step=self._steps,
+            step_elapsed_s=round(time.monotonic() - started, 6),
+            messages=self._messages(call, action, text),
+            episode_id=self.episode_id,
+        )
+        if not result.ok:
+            info["error"] = result.text
+        if result.meta:
+            info["tool_meta"] = dict(result.meta)
+        if truncated:
+            info["truncation_reason"] = reason
+        if grade is not None:
+            info["grade"] = grade.to_dict()
+            info["reward_mode"] = self._mode
+        self._transcript.append(self._render_turn(call, action, text))
+        if self._trajectory is not None:
+            self._trajectory.write(
+                {
+                    "type": "step",
+                    "episode_id": self.episode_id,
+                    "step": self._steps,
+                    "action": action if isinstance(action, str | dict) else repr(action),
+                    "tool": call.name if call else None,
+                    "args": call.args if call else None,
+                    "observation": text,
+                    "reward": reward,
+                    "terminated": terminated,
+                    "truncated": truncated,
+                    "ok": result.ok,
+                    "elapsed_s": info["elapsed_s"],
+                    "step_elapsed_s": info["step_elapsed_s"],
+                    "tool_meta": result.meta or None,
+                    "grade": info.get("grade"),
+                    "time": time.time(),
+                }
+            )
+        return text, reward, terminated, truncated, info
+
+    def render(self) -> str | None:
+        """With render_mode="ansi": the transcript of the current episode so far."""
+        if self.render_mode != "ansi":
+            return None
+        return "\n\n".join(self._transcript) + "\n"
+
+    def close(self) -> None:
+        """Stop the sandbox, delete the workspace (unless kept); idempotent."""
+        self._teardown()
+        super().close()
+
+    # -- internals ------------------------------------------------------------------------------
+
+    def _step_budget(self) -> int:
+        if self.spec is not None and self.spec.max_episode_steps:
+            return int(self.spec.max_episode_steps)
+        if self._max_steps_arg:
+            return int(self._max_steps_arg)
+        return self.task.limits.max_steps
+
+    def _time_left(self) -> float:
+        return self.limits.time_budget_s - (time.monotonic() - self._t0)
+
+    def _base_info(self) -> dict[str, Any]:
+        return {
+            "task_id": self.task.id,
+            "env_id": self.task.env_id,
+            "data_source": self.data_source,
+            "elapsed_s": round(time.monotonic() - self._t0, 3),
+            "steps_left": max(0, self._max_steps - self._steps),
+            "time_left_s": round(max(0.0, self._time_left()), 3),
+        }
+
+    def _messages(self, call: ToolCall | None, action: Any, text: str) -> list[dict[str, Any]]:
+        if call is None:
+            content = action if isinstance(action, str) else json.dumps(action, default=repr)
+            return [
+                {"role": "assistant", "content": content},
+                {"role": "user", "content": text},
+            ]
+        call_id = call.call_id or f"call_{self._steps}"
+        return [
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {
+                        "id": call_id,
+                        "type": "function",
+                        "function": {
+                            "name": call.name,
+                            "arguments": json.dumps(call.args, ensure_ascii=False, default=repr),
+                        },
+                    }
+                ],
+            },
+            {"role": "tool", "tool_call_id": call_id, "content": text},
+        ]
+
+    def _render_turn(self, call: ToolCall | None, action: Any, text: str) -> str:
+        if call is None:
+            head = f"--- step {self._steps}: (unparseable action) {str(action)[:200]!r}"
+        else:
+            args = json.dumps(call.args, ensure_ascii=False, default=repr)
+            head = f"--- step {self._steps}: {call.name} {args[:400]}"
+        return f"{head}\n{text}"
+
+    def _copy_out(self, path: str, dest: Path) -> None:
+        assert self._ctx is not None
+        data, size = self._ctx.fs.read_bytes(path, MAX_SUBMISSION_BYTES + 1)
+        if size > MAX_SUBMISSION_BYTES:
+            raise InvalidSubmission(
+                f"{path} is {size:,} bytes; submissions are limited to {MAX_SUBMISSION_BYTES:,}"
+            )
+        dest.write_bytes(data)
+
+    def _expected_ids(self) -> list[str]:
+        if self._sample_ids is None:
+            assert self._data is not None
+            sample = read_submission(
+                self._data.public / self.task.sample_submission_file,
+                self.task.submission,
+                max_bytes=MAX_SUBMISSION_BYTES,
+            )
+            self._sample_ids = sample[self.task.submission.id_column].tolist()
+        return self._sample_ids
+
+    def _validate(self, path: str) -> ToolResult:
+        """Format check against the public sample submission; never a score."""
+        with tempfile.TemporaryDirectory(prefix="mle_gym-validate-") as tmp:
+            copy = Path(tmp) / "submission.csv"
+            try:
+                self._copy_out(path, copy)
+            except FsError as exc:
+                return ToolResult(f"invalid: {exc}", ok=False)
+            except InvalidSubmission as exc:
+                return ToolResult(f"invalid: {exc}", ok=False)
+            try:
+                df = read_submission(copy, self.task.submission, max_bytes=MAX_SUBMISSION_BYTES)
+                frame = validate_submission_frame(df, self._expected_ids(), self.task.submission)
+            except InvalidSubmission as exc:
+                return ToolResult(f"invalid: {exc}", ok=False)
+        cols = ", ".join(frame.columns)
+        return ToolResult(
+            f"valid: {path} has the expected columns ({cols}) and one row for each of the "
+            f"{len(frame):,} test ids. (Validation checks the format only; it does not score.)"
+        )
+
+    def _grade(self) -> GradeReport:
+        assert self._ctx is not None and self._data is not None
+        answers = self._data.private / self.task.answers_file
+        with tempfile.TemporaryDirectory(prefix="mle_gym-grade-") as tmp:
+            copy = Path(tmp) / "submission.csv"
+            try:
+                self._copy_out(self._ctx.submission_path, copy)
+                submitted: Path | None = copy
+            except FsError:
+                submitted = None
+            except InvalidSubmission as exc:
+                copy.write_bytes(b"")
+                log.info("submission rejected before grading: %s", exc)
+                submitted = copy
+            return grade_submission(
+                self.task, submitted, answers=answers, data_source=self._data.source
+            )
+
+    def _teardown(self) -> None:
+        if self._trajectory is not None:
+            self._trajectory.close()
+            self._trajectory = None
+        if self._sandbox is not None:
+            try:
+                self._sandbox.close()
+            finally:
+                self._sandbox = None
+        if self._episode_dir is not None:
+            if not self.keep_workspace:
+                shutil.rmtree(self._episode_dir, ignore_errors=True)
+            self._episode_dir = None
+        self._ctx = None
+        self._done = True

@@ -1,0 +1,65 @@
+"""Run one episode of an agent in an env and collect what happened."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import gymnasium as gym
+
+from mle_gym.agents.base import Agent
+
+
+@dataclass
+class EpisodeResult:
+    """Outcome of :func:`run_episode`."""
+
+    env_id: str
+    seed: int | None
+    steps: int
+    reward: float
+    terminated: bool
+    truncated: bool
+    grade: dict[str, Any] | None
+    data_source: str | None
+    seconds: float
+    episode_id: str | None = None
+    errors: list[str] = field(default_factory=list)
+
+
+def run_episode(
+    env: gym.Env, agent: Agent, seed: int | None = None, on_step: Any = None
+) -> EpisodeResult:
+    """Reset ``env`` with ``seed``, let ``agent`` act until the episode ends.
+
+    ``on_step(step_index, action, observation, reward, info)`` is called after
+    every step (e.g. to print the transcript live).
+    """
+    start = time.monotonic()
+    obs, info = env.reset(seed=seed)
+    task = env.unwrapped.task  # type: ignore[attr-defined]
+    agent.reset({**info, "task": task, "observation": obs})
+    steps, reward, terminated, truncated = 0, 0.0, False, False
+    errors: list[str] = []
+    while not (terminated or truncated):
+        action = agent.act(obs, info)
+        obs, reward, terminated, truncated, info = env.step(action)
+        steps += 1
+        if info.get("ok") is False and "error" in info:
+            errors.append(str(info["error"])[:500])
+        if on_step is not None:
+            on_step(steps, action, obs, reward, info)
+    return EpisodeResult(
+        env_id=task.env_id,
+        seed=seed,
+        steps=steps,
+        reward=float(reward),
+        terminated=terminated,
+        truncated=truncated,
+        grade=info.get("grade"),
+        data_source=info.get("data_source"),
+        seconds=round(time.monotonic() - start, 3),
+        episode_id=info.get("episode_id"),
+        errors=errors,
+    )

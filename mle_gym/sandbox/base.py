@@ -1,0 +1,141 @@
+"""The sandbox protocol shared by every backend.
+
+A :class:`Sandbox` owns one episode's workspace. Inside it, the workspace is
+``/workspace`` (the working directory) and the task's public data is
+``/workspace/data`` (read-only). Nothing else of the host is visible but a
+read-only runtime (``/usr`` and the Python environment). Private answers and
+grader code are never inside.
+
+``exec`` runs one shell command with a wall timeout that kills the whole
+process tree, and reports how it ended (:class:`ExecResult`). ``close`` removes
+every process the sandbox started; it is idempotent.
+"""
+
+from __future__ import annotations
+
+import abc
+from dataclasses import dataclass
+from pathlib import Path
+
+WORKSPACE = "/workspace"
+DATA_DIR = "/workspace/data"
+
+
+class SandboxError(RuntimeError):
+    """The sandbox could not be created or used (a setup problem, not agent behaviour)."""
+
+
+class SandboxUnavailable(SandboxError):
+    """The requested backend cannot run on this machine; the message says how to fix it."""
+
+
+@dataclass(frozen=True)
+class Mount:
+    """A host directory exposed at ``target`` inside the sandbox."""
+
+    host: Path
+    target: str
+    writable: bool
+
+
+@dataclass(frozen=True)
+class SandboxLimits:
+    """Resource limits applied to everything the agent runs.
+
+    memory_mb: memory (+swap) of the whole command tree (cgroup) or per process
+        address space (fallback); pids: processes of the episode at once;
+    cpus: CPU cores worth of time per wall second (cgroup quota, if available);
+    cpu_time_s: CPU seconds per process (RLIMIT_CPU; killed by SIGXCPU);
+    max_output_bytes: a command producing more output than this is killed;
+    tmp_mb: size of the private /tmp.
+    """
+
+    memory_mb: int = 4096
+    pids: int = 512
+    cpus: float = 1.0
+    cpu_time_s: int = 3600
+    max_output_bytes: int = 64 * 2**20
+    tmp_mb: int = 1024
+
+
+@dataclass(frozen=True)
+class ExecResult:
+    """How one command ended.
+
+    ``head``/``tail`` are the first and last bytes of the combined stdout and
+    stderr (``tail`` is empty when everything fits in ``head``); ``output_bytes``
+    is the total produced. ``exit_code`` is None when the command was killed by
+    us (timeout, output limit); ``signal`` names the signal that ended it, if any.
+    """
+
+    exit_code: int | None
+    head: bytes
+    tail: bytes
+    output_bytes: int
+    duration_s: float
+    timed_out: bool = False
+    oom_killed: bool = False
+    cpu_limited: bool = False
+    output_limited: bool = False
+    signal: int | None = None
+
+    @property
+    def ok(self) -> bool:
+        """True if the command ran to completion with exit status 0."""
+        return self.exit_code == 0 and not (
+            self.timed_out or self.oom_killed or self.output_limited or self.cpu_limited
+        )
+
+    @property
+    def killed_reason(self) -> str | None:
+        """A short phrase saying why the command was killed, or None."""
+        if self.timed_out:
+            return "wall-clock timeout"
+        if self.oom_killed:
+            return "out of memory (memory limit reached)"
+        if self.cpu_limited:
+            return "CPU-time limit reached"
+        if self.output_limited:
+            return "output limit exceeded"
+        return None
+
+
+class Sandbox(abc.ABC):
+    """One episode's isolated execution environment (see module docstring)."""
+
+    #: backend name, e.g. "local"
+    kind: str = "abstract"
+
+    def __init__(self, workspace: Path, data: Path | None, limits: SandboxLimits) -> None:
+        self.workspace = workspace
+        self.data = data
+        self.limits = limits
+        self.closed = False
+
+    @property
+    def mounts(self) -> list[Mount]:
+        """Host directories visible inside, most specific first."""
+        mounts = []
+        if self.data is not None:
+            mounts.append(Mount(self.data, DATA_DIR, writable=False))
+        mounts.append(Mount(self.workspace, WORKSPACE, writable=True))
+        return mounts
+
+    @property
+    def file_owner(self) -> tuple[int, int] | None:
+        """(uid, gid) that files the host writes into the workspace must get, or None."""
+        return None
+
+    @abc.abstractmethod
+    def exec(self, command: str, timeout_s: float) -> ExecResult:
+        """Run ``command`` with ``/bin/sh -c`` in /workspace; never raises on agent behaviour."""
+
+    @abc.abstractmethod
+    def close(self) -> None:
+        """Kill everything started by this sandbox and release its resources (idempotent)."""
+
+    def __enter__(self) -> Sandbox:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

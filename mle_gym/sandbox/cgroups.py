@@ -1,0 +1,170 @@
+"""Per-episode cgroups (v1) for real memory, process-count and CPU limits.
+
+When the host process is root and the cgroup v1 hierarchies are writable, each
+sandbox gets ``<controller>/mle_gym/<owner-pid>-<name>`` under the memory, pids
+and cpu controllers. Every command joins them before it drops privileges, so:
+
+* memory (+swap) over the limit is an OOM kill of the offending process, seen
+  as a rise of the ``oom_kill`` counter;
+* ``pids.max`` bounds the processes of the whole episode (fork bombs);
+* a CFS quota bounds the episode to ``cpus`` cores.
+
+Groups left behind by a host process that died are removed by
+:func:`remove_stale` (run whenever a new group set is created).
+Where cgroups are unavailable (non-root, cgroup v2 without delegation), the
+caller falls back to rlimits and says so.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import signal
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+ROOT = Path("/sys/fs/cgroup")
+PARENT = "mle_gym"
+CONTROLLERS = ("memory", "pids", "cpu")
+
+
+def _write(path: Path, value: str) -> None:
+    with open(path, "w") as f:
+        f.write(value)
+
+
+def available() -> bool:
+    """True if per-episode v1 memory and pids groups can be created here."""
+    if os.geteuid() != 0:
+        return False
+    for ctrl in ("memory", "pids"):
+        base = ROOT / ctrl
+        if not (base / "cgroup.procs").exists() or not os.access(base, os.W_OK):
+            return False
+    return True
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _kill_members(group: Path) -> None:
+    procs = group / "cgroup.procs"
+    for _ in range(50):
+        try:
+            pids = [int(p) for p in procs.read_text().split()]
+        except (FileNotFoundError, ValueError):
+            return
+        if not pids:
+            return
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        time.sleep(0.01)
+
+
+def _remove_group(group: Path) -> None:
+    _kill_members(group)
+    for _ in range(100):
+        try:
+            group.rmdir()
+            return
+        except FileNotFoundError:
+            return
+        except OSError:
+            time.sleep(0.01)
+    log.warning("could not remove cgroup %s", group)
+
+
+def remove_stale() -> int:
+    """Remove groups whose owner process is dead; return how many were removed."""
+    removed = 0
+    for ctrl in CONTROLLERS:
+        parent = ROOT / ctrl / PARENT
+        if not parent.is_dir():
+            continue
+        for group in parent.iterdir():
+            owner = group.name.split("-", 1)[0]
+            if group.is_dir() and owner.isdigit() and not _pid_alive(int(owner)):
+                _remove_group(group)
+                removed += 1
+    return removed
+
+
+@dataclass
+class CgroupSet:
+    """The memory/pids(/cpu) groups of one sandbox."""
+
+    name: str
+    groups: dict[str, Path] = field(default_factory=dict)
+
+    @classmethod
+    def create(cls, name: str, *, memory_mb: int, pids: int, cpus: float) -> CgroupSet:
+        """Create the groups with their limits; raise OSError if that is impossible."""
+        remove_stale()
+        full = f"{os.getpid()}-{name}"
+        cs = cls(name=full)
+        try:
+            for ctrl in CONTROLLERS:
+                base = ROOT / ctrl
+                if not (base / "cgroup.procs").exists():
+                    continue
+                parent = base / PARENT
+                parent.mkdir(exist_ok=True)
+                group = parent / full
+                group.mkdir()
+                cs.groups[ctrl] = group
+            mem = cs.groups["memory"]
+            limit = str(memory_mb * 2**20)
+            _write(mem / "memory.limit_in_bytes", limit)
+            if (mem / "memory.memsw.limit_in_bytes").exists():
+                _write(mem / "memory.memsw.limit_in_bytes", limit)
+            with contextlib.suppress(OSError):
+                _write(mem / "memory.swappiness", "0")
+            _write(cs.groups["pids"] / "pids.max", str(pids))
+            cpu = cs.groups.get("cpu")
+            if cpu is not None and (cpu / "cpu.cfs_quota_us").exists():
+                _write(cpu / "cpu.cfs_period_us", "100000")
+                _write(cpu / "cpu.cfs_quota_us", str(max(1000, int(cpus * 100000))))
+        except (OSError, KeyError):
+            cs.remove()
+            raise
+        return cs
+
+    @property
+    def procs_files(self) -> list[str]:
+        """The ``cgroup.procs`` files a command writes its pid into to join."""
+        return [str(g / "cgroup.procs") for g in self.groups.values()]
+
+    def oom_kills(self) -> int:
+        """How many processes the kernel has OOM-killed in this group so far."""
+        try:
+            text = (self.groups["memory"] / "memory.oom_control").read_text()
+        except (KeyError, OSError):
+            return 0
+        for line in text.splitlines():
+            key, _, value = line.partition(" ")
+            if key == "oom_kill":
+                return int(value)
+        return 0
+
+    def kill_all(self) -> None:
+        """SIGKILL every process in the groups."""
+        for group in self.groups.values():
+            _kill_members(group)
+
+    def remove(self) -> None:
+        """Kill members and delete the groups (idempotent)."""
+        for group in self.groups.values():
+            _remove_group(group)
+        self.groups.clear()

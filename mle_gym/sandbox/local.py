@@ -1,0 +1,308 @@
+"""The local backend: every command runs in a fresh bubblewrap sandbox.
+
+Isolation (each verified by tests/test_sandbox_local.py):
+
+* its own mount, pid, network, ipc and uts namespaces: only ``/usr``, a few
+  ``/etc`` files, the Python runtime (read-only, mle_gym itself masked), the
+  workspace (read-write) and the task's public data (read-only) are visible;
+  the private answers, the cache, ``/root``, ``/home`` and the host's processes
+  are simply absent; only a loopback-less empty network exists;
+* as root, commands run as an unprivileged host uid leased for this sandbox
+  alone, with no capabilities and ``no_new_privs``;
+* limits: memory, process count and CPU share by cgroup (v1) when available,
+  else address-space and process rlimits; CPU seconds per process by
+  RLIMIT_CPU; a wall timeout and an output cap kill the whole process tree;
+* the sandbox's pid namespace dies with the command, so nothing the agent
+  starts outlives the step; ``--die-with-parent`` kills it if the host dies.
+
+A command is ``/bin/sh -c <command>`` with cwd ``/workspace``. Cost: a few
+milliseconds over a plain subprocess (measured in the benchmarks).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import signal
+import tempfile
+import uuid
+from pathlib import Path
+
+from mle_gym.sandbox import cgroups
+from mle_gym.sandbox.base import (
+    DATA_DIR,
+    WORKSPACE,
+    ExecResult,
+    Sandbox,
+    SandboxError,
+    SandboxLimits,
+    SandboxUnavailable,
+)
+from mle_gym.sandbox.process import run_captured
+from mle_gym.sandbox.runtime import ETC_DIRS, ETC_FILES, TOP_LEVEL_LINKS, Runtime, detect_runtime
+from mle_gym.sandbox.uids import UidLease
+
+log = logging.getLogger(__name__)
+
+INSTALL_HINT = (
+    "bubblewrap (bwrap) is required by the default 'local' sandbox but was not found on PATH. "
+    "Install it (Debian/Ubuntu: `apt-get install bubblewrap`; Fedora: `dnf install bubblewrap`), "
+    "or choose another backend with gym.make(..., sandbox=...). "
+    "sandbox='unsafe-local' runs agent code WITHOUT isolation (debugging only)."
+)
+
+
+def find_tool(name: str) -> str:
+    """Absolute path of a required host tool, or SandboxUnavailable naming the fix."""
+    path = shutil.which(name, path=os.environ.get("PATH", "") + ":/usr/bin:/bin:/usr/sbin")
+    if path is None:
+        if name == "bwrap":
+            raise SandboxUnavailable(INSTALL_HINT)
+        raise SandboxUnavailable(f"'{name}' (util-linux) is required by the local sandbox")
+    return path
+
+
+def _parents(target: str) -> list[str]:
+    parts = Path(target).parts[1:-1]
+    return ["/" + "/".join(parts[: i + 1]) for i in range(len(parts))]
+
+
+class LocalSandbox(Sandbox):
+    """bubblewrap backend; see the module docstring."""
+
+    kind = "local"
+
+    def __init__(
+        self,
+        workspace: Path,
+        data: Path | None,
+        limits: SandboxLimits,
+        *,
+        runtime: Runtime | None = None,
+        env: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__(workspace, data, limits)
+        self._bwrap = find_tool("bwrap")
+        self._prlimit = find_tool("prlimit")
+        self._privileged = os.geteuid() == 0
+        self._setpriv = find_tool("setpriv") if self._privileged else None
+        self._runtime = runtime or detect_runtime()
+        self._lease: UidLease | None = None
+        self._cgroups: cgroups.CgroupSet | None = None
+        self._etc_dir = Path(tempfile.mkdtemp(prefix="mle_gym-etc-"))
+        try:
+            if self._privileged:
+                self._lease = UidLease()
+                self.uid = self.gid = self._lease.uid
+                self._chown_tree(workspace)
+                if cgroups.available():
+                    try:
+                        self._cgroups = cgroups.CgroupSet.create(
+                            uuid.uuid4().hex[:12],
+                            memory_mb=limits.memory_mb,
+                            pids=limits.pids,
+                            cpus=limits.cpus,
+                        )
+                    except OSError as exc:
+                        log.warning("cgroups unavailable (%s); using rlimits instead", exc)
+            else:
+                self.uid, self.gid = os.getuid(), os.getgid()
+            self._write_etc()
+            self._env = self._sandbox_env(env or {})
+            self._prefix = self._build_prefix()
+        except BaseException:
+            self.close()
+            raise
+
+    # -- setup -------------------------------------------------------------------------------
+
+    @property
+    def file_owner(self) -> tuple[int, int] | None:
+        return (self.uid, self.gid) if self._privileged else None
+
+    @property
+    def limits_mode(self) -> str:
+        """'cgroup' if memory/pids are enforced by cgroups, else 'rlimit'."""
+        return "cgroup" if self._cgroups is not None else "rlimit"
+
+    def _chown_tree(self, root: Path) -> None:
+        os.chown(root, self.uid, self.gid)
+        for dirpath, dirnames, filenames in os.walk(root):
+            for name in dirnames + filenames:
+                p = os.path.join(dirpath, name)
+                if os.path.relpath(p, root) == "data":
+                    continue
+                os.chown(p, self.uid, self.gid, follow_symlinks=False)
+
+    def _write_etc(self) -> None:
+        (self._etc_dir / "passwd").write_text(
+            f"root:x:0:0:root:/nonexistent:/usr/sbin/nologin\n"
+            f"agent:x:{self.uid}:{self.gid}:agent:{WORKSPACE}:/bin/sh\n"
+            f"nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n"
+        )
+        (self._etc_dir / "group").write_text(
+            f"root:x:0:\nagent:x:{self.gid}:\nnogroup:x:65534:\n"
+        )
+        (self._etc_dir / "hostname").write_text("sandbox\n")
+        (self._etc_dir / "hosts").write_text("127.0.0.1 localhost sandbox\n")
+        for f in self._etc_dir.iterdir():
+            f.chmod(0o644)
+
+    def _sandbox_env(self, extra: dict[str, str]) -> dict[str, str]:
+        threads = str(max(1, int(self.limits.cpus)))
+        env = {
+            "PATH": self._runtime.path,
+            "HOME": WORKSPACE,
+            "USER": "agent",
+            "LOGNAME": "agent",
+            "SHELL": "/bin/sh",
+            "LANG": "C.UTF-8",
+            "LC_ALL": "C.UTF-8",
+            "TMPDIR": "/tmp",
+            "TERM": "dumb",
+            "PYTHONUNBUFFERED": "1",
+            "MPLBACKEND": "Agg",
+            "MPLCONFIGDIR": "/tmp/matplotlib",
+            "OMP_NUM_THREADS": threads,
+            "OPENBLAS_NUM_THREADS": threads,
+            "MKL_NUM_THREADS": threads,
+        }
+        env.update(extra)
+        return env
+
+    def _build_prefix(self) -> list[str]:
+        lim = self.limits
+        rl = [self._prlimit, f"--cpu={lim.cpu_time_s}", "--core=0"]
+        if self._cgroups is None:
+            rl.append(f"--as={lim.memory_mb * 2**20}")
+            nproc = lim.pids if self._privileged else lim.pids + _count_user_processes()
+            rl.append(f"--nproc={nproc}")
+        else:
+            rl.append(f"--nproc={lim.pids}")
+        rl.append("--")
+
+        b = [self._bwrap]
+        targets = [WORKSPACE, DATA_DIR, *self._runtime.ro_dirs, "/etc/passwd", "/tmp", "/dev/shm"]
+        parents = sorted({p for t in targets for p in _parents(t)}, key=lambda p: (len(p), p))
+        for p in parents:
+            if p not in ("/dev", "/tmp", "/proc"):
+                b += ["--perms", "0755", "--dir", p]
+        b += ["--ro-bind", "/usr", "/usr"]
+        for link in TOP_LEVEL_LINKS:
+            if os.path.islink(link):
+                b += ["--symlink", os.readlink(link), link]
+            elif os.path.isdir(link):
+                b += ["--ro-bind", link, link]
+        for f in ETC_FILES:
+            b += ["--ro-bind-try", f, f]
+        for d in ETC_DIRS:
+            b += ["--ro-bind-try", d, d]
+        for name in ("passwd", "group", "hostname", "hosts"):
+            b += ["--ro-bind", str(self._etc_dir / name), f"/etc/{name}"]
+        for d in self._runtime.ro_dirs:
+            b += ["--ro-bind", d, d]
+        for d in self._runtime.masked:
+            b += ["--tmpfs", d, "--remount-ro", d]
+        b += ["--bind", str(self.workspace), WORKSPACE]
+        if self.data is not None:
+            b += ["--ro-bind", str(self.data), DATA_DIR]
+        b += ["--perms", "1777", "--size", str(lim.tmp_mb * 2**20), "--tmpfs", "/tmp"]
+        b += ["--proc", "/proc", "--dev", "/dev"]
+        b += ["--perms", "1777", "--size", str(256 * 2**20), "--tmpfs", "/dev/shm"]
+        b += ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts"]
+        b += ["--unshare-cgroup-try", "--hostname", "sandbox"]
+        if not self._privileged:
+            b += ["--unshare-user", "--disable-userns"]
+        b += ["--die-with-parent", "--new-session", "--chdir", WORKSPACE, "--clearenv"]
+        for k, v in self._env.items():
+            b += ["--setenv", k, v]
+        b += ["--"]
+        if self._privileged:
+            assert self._setpriv is not None
+            b += [
+                self._setpriv,
+                f"--reuid={self.uid}",
+                f"--regid={self.gid}",
+                "--clear-groups",
+                "--inh-caps=-all",
+                "--bounding-set=-all",
+                "--no-new-privs",
+                "--",
+            ]
+        b += ["/bin/sh", "-c"]
+
+        join: list[str] = []
+        if self._cgroups is not None:
+            script = " && ".join(f"echo $$ > {f}" for f in self._cgroups.procs_files)
+            join = ["/bin/sh", "-c", script + ' && exec "$@"', "mle-gym-join"]
+        return join + rl + b
+
+    # -- running -----------------------------------------------------------------------------
+
+    def _ensure_mountpoint(self) -> None:
+        mp = self.workspace / "data"
+        if self.data is None:
+            return
+        if mp.is_symlink() or (mp.exists() and not mp.is_dir()):
+            mp.unlink()
+        if not mp.exists():
+            mp.mkdir()
+
+    def exec(self, command: str, timeout_s: float) -> ExecResult:
+        if self.closed:
+            raise SandboxError("sandbox is closed")
+        self._ensure_mountpoint()
+        ooms_before = self._cgroups.oom_kills() if self._cgroups else 0
+        out = run_captured(
+            [*self._prefix, command],
+            timeout_s=timeout_s,
+            max_output_bytes=self.limits.max_output_bytes,
+            env={"PATH": "/usr/bin:/bin:/usr/sbin:/sbin"},
+            on_kill=self._cgroups.kill_all if self._cgroups else None,
+        )
+        oom = bool(self._cgroups and self._cgroups.oom_kills() > ooms_before)
+        rc = out.returncode
+        sig = None
+        if rc is not None:
+            if rc < 0:
+                sig = -rc
+            elif rc > 128 and rc - 128 < signal.NSIG:
+                sig = rc - 128
+        return ExecResult(
+            exit_code=rc,
+            head=out.head,
+            tail=out.tail,
+            output_bytes=out.total,
+            duration_s=out.duration_s,
+            timed_out=out.timed_out,
+            oom_killed=oom and not out.timed_out,
+            cpu_limited=sig == signal.SIGXCPU,
+            output_limited=out.output_limited,
+            signal=sig,
+        )
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        if self._cgroups is not None:
+            self._cgroups.remove()
+            self._cgroups = None
+        if self._lease is not None:
+            self._lease.release()
+            self._lease = None
+        shutil.rmtree(self._etc_dir, ignore_errors=True)
+
+
+def _count_user_processes() -> int:
+    uid = os.getuid()
+    count = 0
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                if entry.stat().st_uid == uid:
+                    count += 1
+            except OSError:
+                continue
+    return count

@@ -1,0 +1,143 @@
+"""Run a host process tree with a wall timeout and bounded output capture.
+
+``run_captured`` starts ``argv`` in a new session (its own process group),
+reads its combined stdout/stderr while keeping only the first ``head_bytes``
+and last ``tail_bytes``, and kills the whole group with SIGKILL when the wall
+deadline passes or the output exceeds ``max_output_bytes``. Memory use is
+bounded whatever the command prints. No ``preexec_fn`` is used, so it is safe to
+call from many threads at once.
+"""
+
+from __future__ import annotations
+
+import os
+import selectors
+import signal
+import subprocess
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+HEAD_BYTES = 64 * 1024
+TAIL_BYTES = 64 * 1024
+
+
+class OutputCapture:
+    """Keeps the first ``head_limit`` and the last ``tail_limit`` bytes of a stream."""
+
+    def __init__(self, head_limit: int = HEAD_BYTES, tail_limit: int = TAIL_BYTES) -> None:
+        self.head_limit = head_limit
+        self.tail_limit = tail_limit
+        self.head = bytearray()
+        self.tail = bytearray()
+        self.total = 0
+
+    def feed(self, chunk: bytes) -> None:
+        """Account for ``chunk``; memory stays under head_limit + 2 * tail_limit."""
+        self.total += len(chunk)
+        room = self.head_limit - len(self.head)
+        if room > 0:
+            self.head += chunk[:room]
+            chunk = chunk[room:]
+        if chunk:
+            self.tail += chunk
+            if len(self.tail) > 2 * self.tail_limit:
+                del self.tail[: len(self.tail) - self.tail_limit]
+
+    def result(self) -> tuple[bytes, bytes]:
+        """(head, tail) where tail holds at most tail_limit bytes."""
+        return bytes(self.head), bytes(self.tail[-self.tail_limit :] if self.tail else b"")
+
+
+@dataclass(frozen=True)
+class ProcessOutcome:
+    """Raw outcome of :func:`run_captured`."""
+
+    returncode: int | None
+    head: bytes
+    tail: bytes
+    total: int
+    duration_s: float
+    timed_out: bool
+    output_limited: bool
+
+
+def kill_group(pid: int) -> None:
+    """SIGKILL the process group led by ``pid`` (ignore if already gone)."""
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def run_captured(
+    argv: Sequence[str],
+    *,
+    timeout_s: float,
+    max_output_bytes: int,
+    env: dict[str, str] | None = None,
+    cwd: str | None = None,
+    on_kill: Callable[[], None] | None = None,
+) -> ProcessOutcome:
+    """Run ``argv`` to completion or until killed; see the module docstring.
+
+    ``on_kill`` is called after the group is killed (e.g. to also kill a cgroup).
+    """
+    start = time.monotonic()
+    deadline = start + max(timeout_s, 0.0)
+    capture = OutputCapture()
+    proc = subprocess.Popen(
+        list(argv),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+        close_fds=True,
+        env=env,
+        cwd=cwd,
+    )
+    assert proc.stdout is not None
+    fd = proc.stdout.fileno()
+    os.set_blocking(fd, False)
+    timed_out = output_limited = False
+    with selectors.DefaultSelector() as sel:
+        sel.register(fd, selectors.EVENT_READ)
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                timed_out = True
+                break
+            if not sel.select(timeout=min(remaining, 0.5)):
+                continue
+            try:
+                chunk = os.read(fd, 1 << 16)
+            except BlockingIOError:
+                continue
+            if not chunk:
+                break
+            capture.feed(chunk)
+            if capture.total > max_output_bytes:
+                output_limited = True
+                break
+    if not (timed_out or output_limited):
+        # stdout closed; the process may still run (e.g. it closed its output).
+        try:
+            proc.wait(timeout=max(deadline - time.monotonic(), 0.0))
+        except subprocess.TimeoutExpired:
+            timed_out = True
+    if timed_out or output_limited:
+        kill_group(proc.pid)
+        if on_kill is not None:
+            on_kill()
+    proc.wait()
+    proc.stdout.close()
+    head, tail = capture.result()
+    return ProcessOutcome(
+        returncode=None if (timed_out or output_limited) else proc.returncode,
+        head=head,
+        tail=tail,
+        total=capture.total,
+        duration_s=time.monotonic() - start,
+        timed_out=timed_out,
+        output_limited=output_limited,
+    )

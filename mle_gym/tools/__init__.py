@@ -1,0 +1,1 @@
+"""Tools: schemas (one source), action parsing, host-side file access, implementations."""

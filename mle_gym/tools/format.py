@@ -1,0 +1,52 @@
+"""Observation text: decoding, truncation with a visible marker, command results.
+
+Truncation keeps the head and the tail (errors usually sit at the end) and
+states how much was left out and the total size, so the agent knows the
+observation is partial and can read the rest in ranges.
+"""
+
+from __future__ import annotations
+
+from mle_gym.sandbox.base import ExecResult
+
+
+def decode(data: bytes) -> str:
+    """UTF-8 with undecodable bytes replaced; NULs shown as U+FFFD."""
+    return data.decode("utf-8", errors="replace").replace("\x00", "\ufffd")
+
+
+def truncate(text: str, limit: int, *, total_bytes: int | None = None) -> str:
+    """Return ``text`` if it fits ``limit`` characters, else head + marker + tail."""
+    if len(text) <= limit:
+        return text
+    keep_head = limit * 2 // 5
+    keep_tail = limit - keep_head
+    omitted = len(text) - keep_head - keep_tail
+    size = f"; {total_bytes:,} bytes in total" if total_bytes is not None else ""
+    marker = f"\n[... {omitted:,} characters omitted{size} ...]\n"
+    return text[:keep_head] + marker + text[len(text) - keep_tail :]
+
+
+def format_exec(command: str, result: ExecResult, limit: int, timeout_s: float) -> str:
+    """The observation for an ``execute`` call (exit status first, then output)."""
+    head, tail = decode(result.head), decode(result.tail)
+    omitted = result.output_bytes - len(result.head) - len(result.tail)
+    if omitted > 0:
+        body = head + f"\n[... {omitted:,} bytes omitted ...]\n" + tail
+    else:
+        body = head + tail
+    body = truncate(body, limit, total_bytes=result.output_bytes)
+    if result.timed_out:
+        status = f"killed: wall-clock timeout after {timeout_s:g} s"
+    elif result.killed_reason:
+        status = f"killed: {result.killed_reason}"
+        if result.exit_code is not None:
+            status += f" (exit code {result.exit_code})"
+    elif result.signal is not None:
+        status = f"exit code {result.exit_code} (terminated by signal {result.signal})"
+    else:
+        status = f"exit code {result.exit_code}"
+    lines = [f"[{status} · {result.duration_s:.2f} s · {result.output_bytes:,} bytes of output]"]
+    if body:
+        lines.append(body.rstrip("\n"))
+    return "\n".join(lines)

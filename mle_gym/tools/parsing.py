@@ -1,0 +1,151 @@
+"""Turning any accepted action form into one :class:`ToolCall`.
+
+Accepted forms (all equivalent):
+
+* ``{"tool": "execute", "args": {"command": "ls"}}`` (``args`` may be a JSON string);
+* an OpenAI function call ``{"name": ..., "arguments": "<json>"}``;
+* an OpenAI tool call ``{"id": ..., "type": "function", "function": {...}}``;
+* an OpenAI assistant message ``{"role": "assistant", "tool_calls": [...]}`` (or
+  with the call in its text ``content``);
+* a JSON string of any of the above;
+* raw assistant text containing ``<tool_call>{"name": ..., "arguments": {...}}</tool_call>``
+  (Hermes/Qwen style); text around the block is ignored.
+
+Exactly one tool call per step. Anything else raises :class:`ActionError` with a
+message that tells the agent what was wrong and what is expected.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+MAX_ACTION_CHARS = 1_000_000
+_TAG = re.compile(r"<tool_call>\s*(.*?)\s*</tool_call>", re.DOTALL)
+_FENCE = re.compile(r"^```(?:json)?\s*(.*?)\s*```$", re.DOTALL)
+
+EXPECTED = (
+    'Expected one tool call, e.g. {"tool": "list_files", "args": {}}, an OpenAI tool call '
+    '{"name": "list_files", "arguments": "{}"}, or text with '
+    '<tool_call>{"name": "list_files", "arguments": {}}</tool_call>.'
+)
+
+
+class ActionError(ValueError):
+    """The action could not be read as a tool call; str() is shown to the agent."""
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """A normalised tool call."""
+
+    name: str
+    args: dict[str, Any] = field(default_factory=dict)
+    call_id: str | None = None
+
+
+def _args(raw: Any) -> dict[str, Any]:
+    if raw is None or raw == "":
+        return {}
+    if isinstance(raw, str):
+        try:
+            raw = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise ActionError(f"tool arguments are not valid JSON ({exc.msg} at {exc.pos})") from None
+    if not isinstance(raw, dict):
+        raise ActionError(f"tool arguments must be a JSON object, got {type(raw).__name__}")
+    bad = [k for k in raw if not isinstance(k, str)]
+    if bad:
+        raise ActionError("tool argument names must be strings")
+    return raw
+
+
+def _name(raw: Any) -> str:
+    if not isinstance(raw, str) or not raw.strip():
+        raise ActionError(f"tool name must be a non-empty string, got {raw!r:.60}")
+    return raw.strip()
+
+
+def _from_dict(d: dict[str, Any]) -> ToolCall:
+    if "tool_calls" in d or d.get("role") == "assistant":
+        calls = d.get("tool_calls") or []
+        if not isinstance(calls, list):
+            raise ActionError("'tool_calls' must be a list")
+        if len(calls) > 1:
+            raise ActionError(
+                f"one tool call per step, got {len(calls)}; send them in separate steps"
+            )
+        if calls:
+            if not isinstance(calls[0], dict):
+                raise ActionError("each entry of 'tool_calls' must be an object")
+            return _from_dict(calls[0])
+        content = d.get("content")
+        if isinstance(content, str) and content.strip():
+            return _from_text(content)
+        raise ActionError("the assistant message has no tool call. " + EXPECTED)
+    if "function" in d and isinstance(d["function"], dict):
+        fn = d["function"]
+        call_id = d.get("id") if isinstance(d.get("id"), str) else None
+        return ToolCall(_name(fn.get("name")), _args(fn.get("arguments")), call_id)
+    if "tool" in d:
+        raw_args = d.get("args", d.get("arguments"))
+        return ToolCall(_name(d["tool"]), _args(raw_args), _opt_id(d))
+    if "name" in d:
+        raw_args = d.get("arguments", d.get("args", d.get("parameters")))
+        return ToolCall(_name(d["name"]), _args(raw_args), _opt_id(d))
+    raise ActionError(f"object has no 'tool' or 'name' field (keys: {sorted(d)[:8]}). {EXPECTED}")
+
+
+def _opt_id(d: dict[str, Any]) -> str | None:
+    value = d.get("id") or d.get("call_id")
+    return value if isinstance(value, str) else None
+
+
+def _from_text(text: str) -> ToolCall:
+    blocks = _TAG.findall(text)
+    if len(blocks) > 1:
+        raise ActionError(f"one tool call per step, got {len(blocks)} <tool_call> blocks")
+    if blocks:
+        return _from_json_text(blocks[0], where="<tool_call> block")
+    stripped = text.strip()
+    fenced = _FENCE.match(stripped)
+    if fenced:
+        stripped = fenced.group(1)
+    if stripped.startswith("{"):
+        return _from_json_text(stripped, where="action")
+    if "<tool_call>" in text:
+        raise ActionError("found <tool_call> without a closing </tool_call>. " + EXPECTED)
+    raise ActionError("no tool call found in the text. " + EXPECTED)
+
+
+def _from_json_text(text: str, where: str) -> ToolCall:
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ActionError(f"{where} is not valid JSON ({exc.msg} at {exc.pos}). {EXPECTED}") from None
+    if not isinstance(value, dict):
+        raise ActionError(f"{where} must be a JSON object, got {type(value).__name__}")
+    return _from_dict(value)
+
+
+def parse_action(action: Any) -> ToolCall:
+    """Normalise ``action`` (any accepted form) into a ToolCall, or raise ActionError."""
+    if isinstance(action, ToolCall):
+        return action
+    if isinstance(action, bytes):
+        try:
+            action = action.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ActionError("action bytes are not valid UTF-8") from None
+    if isinstance(action, str):
+        if len(action) > MAX_ACTION_CHARS:
+            raise ActionError(f"action is longer than {MAX_ACTION_CHARS} characters")
+        return _from_text(action)
+    if isinstance(action, dict):
+        try:
+            return _from_dict(action)
+        except RecursionError:
+            raise ActionError("action is nested too deeply") from None
+    raise ActionError(f"action must be a dict or a string, got {type(action).__name__}. {EXPECTED}")
