@@ -40,7 +40,7 @@ from gymnasium.error import ResetNeeded
 
 from mle_gym import paths, prompts, rewards
 from mle_gym.data import sources
-from mle_gym.grading import GradeReport, InvalidSubmission, grade_submission
+from mle_gym.grading import GradeReport, InvalidSubmission, grade_submission, invalid_report
 from mle_gym.grading.csvread import read_submission
 from mle_gym.grading.validation import validate_submission_frame
 from mle_gym.sandbox import Sandbox, SandboxLimits, check_kind, default_kind, make_sandbox
@@ -415,12 +415,10 @@ class MLEEnv(gym.Env[str, Any]):
         return f"{head}\n{text}"
 
     def _copy_out(self, path: str, dest: Path) -> None:
+        """Copy a sandbox file to the host; at most one byte past the size limit is copied,
+        so an oversized file is still rejected by the reader's size check."""
         assert self._ctx is not None
-        data, size = self._ctx.fs.read_bytes(path, MAX_SUBMISSION_BYTES + 1)
-        if size > MAX_SUBMISSION_BYTES:
-            raise InvalidSubmission(
-                f"{path} is {size:,} bytes; submissions are limited to {MAX_SUBMISSION_BYTES:,}"
-            )
+        data, _ = self._ctx.fs.read_bytes(path, MAX_SUBMISSION_BYTES + 1)
         dest.write_bytes(data)
 
     def _expected_ids(self) -> list[str]:
@@ -442,8 +440,6 @@ class MLEEnv(gym.Env[str, Any]):
                 self._copy_out(path, copy)
             except FsError as exc:
                 return ToolResult(f"invalid: {exc}", ok=False)
-            except InvalidSubmission as exc:
-                return ToolResult(f"invalid: {exc}", ok=False)
             try:
                 df = read_submission(copy, self.task.submission, max_bytes=MAX_SUBMISSION_BYTES)
                 frame = validate_submission_frame(df, self._expected_ids(), self.task.submission)
@@ -463,14 +459,19 @@ class MLEEnv(gym.Env[str, Any]):
             try:
                 self._copy_out(self._ctx.submission_path, copy)
                 submitted: Path | None = copy
-            except FsError:
+            except FsError as exc:
+                if "no such file" not in str(exc):
+                    return invalid_report(
+                        self.task, self._data.source, f"cannot read the submission: {exc}",
+                        exists=True,
+                    )
                 submitted = None
-            except InvalidSubmission as exc:
-                copy.write_bytes(b"")
-                log.info("submission rejected before grading: %s", exc)
-                submitted = copy
             return grade_submission(
-                self.task, submitted, answers=answers, data_source=self._data.source
+                self.task,
+                submitted,
+                answers=answers,
+                data_source=self._data.source,
+                max_bytes=MAX_SUBMISSION_BYTES,
             )
 
     def _teardown(self) -> None:

@@ -173,7 +173,7 @@ class LocalSandbox(Sandbox):
 
     def _build_prefix(self) -> list[str]:
         lim = self.limits
-        rl = [self._prlimit, f"--cpu={lim.cpu_time_s}", "--core=0"]
+        rl = [self._prlimit, f"--cpu={lim.cpu_time_s}:{lim.cpu_time_s + 2}", "--core=0"]
         if self._cgroups is None:
             rl.append(f"--as={lim.memory_mb * 2**20}")
             nproc = lim.pids if self._privileged else lim.pids + _count_user_processes()

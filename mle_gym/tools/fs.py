@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import errno
 import os
+import posixpath
 import stat
 from collections import deque
 from dataclasses import dataclass
@@ -162,6 +163,15 @@ class SandboxFS:
 
     def write_bytes(self, path: str, data: bytes) -> Resolved:
         """Create or replace a file (parents created), atomically; owned by the sandbox uid."""
+        full = path if path.startswith("/") else f"{WORKSPACE}/{path}"
+        parent_raw = posixpath.dirname(full.rstrip("/")) or "/"
+        try:
+            res = self.resolve(path, must_exist=False)
+        except FsError:
+            res = None
+        if res is not None and not res.mount.writable:
+            raise FsError(f"{path}: read-only file system (task data cannot be modified)")
+        self.makedirs(parent_raw)
         res = self.resolve(path, must_exist=False)
         if not res.mount.writable:
             raise FsError(f"{path}: read-only file system (task data cannot be modified)")
@@ -170,7 +180,6 @@ class SandboxFS:
         if os.path.isdir(res.host) and not os.path.islink(res.host):
             raise FsError(f"{path}: is a directory")
         parent = res.virtual.rsplit("/", 1)[0]
-        self.makedirs(parent)
         pres = self.resolve(parent)
         if pres.mount.target != res.mount.target and not pres.mount.writable:
             raise FsError(f"{path}: read-only file system")
@@ -207,15 +216,15 @@ class SandboxFS:
     def makedirs(self, vdir: str) -> None:
         """Create ``vdir`` and missing parents inside a writable mount."""
         try:
-            res = self.resolve(vdir)
+            res: Resolved | None = self.resolve(vdir)
         except FsError:
             res = None
         if res is not None:
             if not os.path.isdir(res.host):
                 raise FsError(f"{vdir}: not a directory")
             return
-        parent = vdir.rsplit("/", 1)[0] or "/"
-        if parent == vdir:
+        parent = posixpath.dirname(vdir.rstrip("/")) or "/"
+        if parent == vdir or vdir in ("", "/"):
             raise FsError(f"{vdir}: cannot be created")
         self.makedirs(parent)
         res = self.resolve(vdir, must_exist=False)

@@ -1,0 +1,224 @@
+"""Grading a submission file against private answers, in the host process."""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from mle_gym.grading.csvread import read_submission
+from mle_gym.grading.errors import InvalidSubmission
+from mle_gym.grading.leaderboard import medals_for, percentile_beaten
+from mle_gym.grading.metrics import get_metric
+from mle_gym.grading.report import GradeReport
+from mle_gym.grading.validation import validate_submission_frame
+from mle_gym.tasks import SubmissionSpec, TaskSpec
+
+logger = logging.getLogger(__name__)
+
+_TRUSTED_MAX_BYTES = 2**40  # answers and sample submissions are ours, not the agent's
+_MEDAL_KEYS = ("gold_medal", "silver_medal", "bronze_medal", "any_medal", "above_median")
+
+Scorer = Callable[[pd.DataFrame, pd.DataFrame], Any]
+
+
+def grade_submission(
+    task: TaskSpec,
+    submission: Path | None,
+    *,
+    answers: Path,
+    expected_ids_from: Path | None = None,
+    data_source: str,
+    max_bytes: int = 100 * 2**20,
+) -> GradeReport:
+    """Grade ``submission`` (a host-side COPY of the agent's file) for ``task``.
+
+    * ``answers``: the private answers CSV (id column, target columns, possibly
+      more columns).
+    * ``expected_ids_from``: optionally a CSV (the public sample submission)
+      whose id column lists the ids a submission must cover; it must hold the
+      same ids as the answers. Without it the answers' ids are used.
+    * ``data_source``: which data the episode used (``kaggle``, ``replica``...);
+      leaderboard figures are reported only for ``kaggle`` (see
+      :class:`GradeReport`).
+    * ``max_bytes``: the largest submission accepted.
+
+    The score is the task's ``grade.py`` ``grade(submission_df, answers_df)``
+    if the task folder has one, else the registered metric ``task.metric`` on
+    the target column(s). Both frames are sorted by id and aligned row for row;
+    target columns are converted per ``target_kind`` (answers too, so ``True``
+    and ``1`` compare equal); the answers keep their other columns as text.
+    The score is rounded to 5 decimals.
+
+    Never raises because of the submission: a missing file, an
+    :class:`InvalidSubmission` (from reading, validation or ``grade.py``) or
+    any other exception while scoring (logged; message ``grader error: ...``)
+    gives ``valid=False``. Setup problems do raise ``RuntimeError``: unreadable
+    or malformed answers, expected ids that differ from the answers' ids, an
+    unknown metric; ``ValueError`` for a ``data_source`` the task lacks.
+    """
+    spec = task.submission
+    base = _base_fields(task, data_source)
+    truth = _load_answers(answers, spec)
+    expected = truth[spec.id_column].tolist()
+    if expected_ids_from is not None:
+        _check_expected_ids(expected_ids_from, spec, expected)
+    scorer = _scorer(task)
+
+    if submission is None or not (submission.exists() or submission.is_symlink()):
+        where = f"{submission.name} was not found" if submission is not None else "none was given"
+        return _invalid(
+            base,
+            exists=False,
+            message=f"no submission file: {where}; write {spec.file} with the columns "
+            f"{','.join((spec.id_column, *spec.target_columns))}",
+        )
+    try:
+        predicted = validate_submission_frame(
+            read_submission(submission, spec, max_bytes=max_bytes), expected, spec
+        )
+    except InvalidSubmission as exc:
+        return _invalid(base, exists=True, message=str(exc))
+
+    if not np.array_equal(
+        predicted[spec.id_column].to_numpy(dtype=object),
+        truth[spec.id_column].to_numpy(dtype=object),
+    ):  # validation guarantees the same ids; alignment by sorting relies on it
+        raise RuntimeError(f"{task.key}: submission and answers are not aligned by id")
+    try:
+        value = float(scorer(predicted, truth))
+        if not math.isfinite(value):
+            raise ValueError(f"the metric returned {value}")
+    except InvalidSubmission as exc:
+        return _invalid(base, exists=True, message=str(exc))
+    except Exception as exc:
+        logger.exception("grader error on %s for %s", submission, task.key)
+        return _invalid(base, exists=True, message=f"grader error: {type(exc).__name__}: {exc}")
+    return _valid(base, task, data_source, round(value, 5))
+
+
+def invalid_report(task: TaskSpec, data_source: str, message: str, *, exists: bool) -> GradeReport:
+    """A report for a submission that could not even be copied out for grading."""
+    return _invalid(_base_fields(task, data_source), exists=exists, message=message)
+
+
+def _load_answers(path: Path, spec: SubmissionSpec) -> pd.DataFrame:
+    """Every answers column, sorted by id, targets converted; RuntimeError if unusable."""
+    try:
+        raw = read_submission(path, spec, max_bytes=_TRUSTED_MAX_BYTES)
+    except InvalidSubmission as exc:
+        raise RuntimeError(f"answers file {path} is unusable: {exc}") from exc
+    wanted = [spec.id_column, *spec.target_columns]
+    names = [str(c) for c in raw.columns]
+    missing = [c for c in wanted if c not in names]
+    if missing or len(set(names)) != len(names):
+        raise RuntimeError(
+            f"answers file {path} must have unique column names including {wanted}; it has {names}"
+        )
+    ids = raw[spec.id_column].tolist()
+    try:
+        typed = validate_submission_frame(raw[wanted], ids, spec)
+    except (InvalidSubmission, ValueError) as exc:
+        raise RuntimeError(f"answers file {path} is malformed: {exc}") from exc
+    rest = [c for c in names if c not in wanted]
+    others = raw[[spec.id_column, *rest]].sort_values(spec.id_column, kind="stable")
+    others = others.reset_index(drop=True)
+    merged = typed.copy()
+    for column in rest:
+        merged[column] = others[column]
+    return merged[names]
+
+
+def _check_expected_ids(path: Path, spec: SubmissionSpec, answer_ids: list[str]) -> None:
+    try:
+        frame = read_submission(path, spec, max_bytes=_TRUSTED_MAX_BYTES)
+        ids = frame[spec.id_column].tolist()
+    except (InvalidSubmission, KeyError) as exc:
+        raise RuntimeError(f"expected-ids file {path} is unusable: {exc}") from exc
+    if len(ids) != len(answer_ids) or set(ids) != set(answer_ids):
+        extra = len(set(ids) - set(answer_ids))
+        lacking = len(set(answer_ids) - set(ids))
+        raise RuntimeError(
+            f"ids in {path} differ from the answers' ids ({len(ids)} rows vs "
+            f"{len(answer_ids)}; {extra} not in answers, {lacking} answers ids absent)"
+        )
+
+
+def _scorer(task: TaskSpec) -> Scorer:
+    """The task's ``grade.grade`` or a wrapper around its registered metric."""
+    module = task.module("grade")
+    if module is not None:
+        grade = getattr(module, "grade", None)
+        if not callable(grade):
+            raise RuntimeError(f"{task.folder / 'grade.py'} defines no grade() function")
+        return grade
+    try:
+        metric = get_metric(task.metric)
+    except KeyError as exc:
+        raise RuntimeError(f"task {task.key}: {exc}") from exc
+    targets = list(task.submission.target_columns)
+
+    def score(predicted: pd.DataFrame, truth: pd.DataFrame) -> float:
+        if len(targets) == 1:
+            return metric.score(truth[targets[0]].to_numpy(), predicted[targets[0]].to_numpy())
+        return metric.score(truth[targets].to_numpy(), predicted[targets].to_numpy())
+
+    return score
+
+
+def _base_fields(task: TaskSpec, data_source: str) -> dict[str, Any]:
+    """Report fields that do not depend on the submission."""
+    if data_source not in task.data:
+        raise ValueError(
+            f"task {task.key} has no data source {data_source!r}; it has {list(task.sources)}"
+        )
+    block = task.data.get(data_source)
+    block = block if isinstance(block, dict) else {}
+    kaggle = task.data.get("kaggle")
+    competition = kaggle.get("competition") if isinstance(kaggle, dict) else None
+    fields: dict[str, Any] = {
+        "task_id": task.id,
+        "competition_id": str(competition or task.id),
+        "data_source": data_source,
+        "is_lower_better": task.lower_is_better,
+        "sample_submission_score": _maybe_float(block.get("sample_submission_score")),
+        "reference_score": _maybe_float(block.get("reference_score")),
+    }
+    lb = task.leaderboard if data_source == "kaggle" else None
+    if lb is not None:
+        fields.update(
+            gold_threshold=lb.gold,
+            silver_threshold=lb.silver,
+            bronze_threshold=lb.bronze,
+            median_threshold=lb.median,
+            sample_submission_score=lb.sample_submission_score,
+        )
+    return fields
+
+
+def _maybe_float(value: Any) -> float | None:
+    return None if value is None else float(value)
+
+
+def _invalid(base: dict[str, Any], *, exists: bool, message: str) -> GradeReport:
+    medals: dict[str, Any] = {}
+    if base.get("gold_threshold") is not None:  # leaderboard figures apply
+        medals = dict.fromkeys(_MEDAL_KEYS, False)
+    return GradeReport(
+        **base, score=None, valid=False, message=message, submission_exists=exists, **medals
+    )
+
+
+def _valid(base: dict[str, Any], task: TaskSpec, data_source: str, score: float) -> GradeReport:
+    lb = task.leaderboard if data_source == "kaggle" else None
+    extra: dict[str, Any] = {}
+    if lb is not None:
+        extra.update(medals_for(score, lb, task.lower_is_better))
+        if lb.score_at_rank_fraction:
+            extra["percentile"] = percentile_beaten(score, lb, task.lower_is_better)
+    return GradeReport(**base, score=score, valid=True, message="", submission_exists=True, **extra)

@@ -1,0 +1,248 @@
+"""Checking a submission's format against the ids it must cover.
+
+:func:`validate_submission_frame` is shared by the agent-facing
+``validate_submission`` tool (expected ids taken from the PUBLIC sample
+submission) and by the grader (expected ids taken from the answers). It looks
+only at the submission and the list of ids, so it can never leak an answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from mle_gym.grading.errors import InvalidSubmission
+from mle_gym.tasks import SubmissionSpec
+
+TARGET_KINDS = ("binary", "numeric", "probability", "label")
+"""Accepted values of ``SubmissionSpec.target_kind``."""
+
+_TRUE = frozenset({"true", "1", "1.0"})
+_FALSE = frozenset({"false", "0", "0.0"})
+_SHOWN = 5  # examples quoted in a message
+
+
+def validate_submission_frame(
+    df: pd.DataFrame, expected_ids: Sequence[str], spec: SubmissionSpec
+) -> pd.DataFrame:
+    """Check ``df`` (as returned by ``read_submission``) and return it normalised.
+
+    Checks, in this order, each failure raising :class:`InvalidSubmission` with
+    a message that names what is wrong and how to fix it:
+
+    1. columns: no duplicate names, ``spec.id_column`` and every
+       ``spec.target_columns`` present, nothing else;
+    2. ids (compared as exact text): one row per expected id, so the message
+       reports a wrong row count, duplicated ids, ids that are not expected and
+       expected ids with no row, with counts and a few examples;
+    3. target values: none empty, blank or ``nan``; each of the kind
+       ``spec.target_kind``:
+
+       * ``binary``: ``true``/``false`` in any case, ``1``/``0`` or ``1.0``/``0.0``
+         (surrounding spaces ignored), converted to ``bool``;
+       * ``numeric``: finite numbers (``inf``/``nan`` text rejected), as ``float64``;
+       * ``probability``: numbers in ``[0, 1]``, as ``float64``;
+       * ``label``: any non-blank text, kept exactly as written.
+
+    Returns a new frame with exactly ``[id_column, *target_columns]``, rows
+    sorted by id (text order) with a fresh ``RangeIndex``. Cells of ``df`` are
+    expected to be strings; anything else is turned into text with ``str``,
+    and missing values count as blank.
+
+    ``ValueError`` (not :class:`InvalidSubmission`) is raised for setup errors:
+    an unknown ``target_kind`` or duplicated ``expected_ids``.
+    """
+    if spec.target_kind not in TARGET_KINDS:
+        raise ValueError(f"unknown target_kind {spec.target_kind!r}; known: {TARGET_KINDS}")
+    expected = [str(i) for i in expected_ids]
+    expected_set = set(expected)
+    if len(expected_set) != len(expected):
+        raise ValueError("expected_ids contains duplicates; the id list itself is broken")
+
+    _check_columns(df, spec)
+    ids = _as_text(df[spec.id_column])
+    _check_ids(ids, expected, expected_set, spec.id_column)
+
+    out: dict[str, pd.Series] = {spec.id_column: ids}
+    problems: list[str] = []
+    for column in spec.target_columns:
+        converted, problem = _convert_column(_as_text(df[column]), column, spec.target_kind)
+        if problem:
+            problems.append(problem)
+        out[column] = converted
+    if problems:
+        raise InvalidSubmission("Invalid prediction values: " + " ".join(problems))
+    frame = pd.DataFrame(out)
+    return frame.sort_values(spec.id_column, kind="stable").reset_index(drop=True)
+
+
+def _as_text(column: pd.Series) -> pd.Series:
+    """A column as plain ``str`` values with a 0-based positional index."""
+    values = column.astype(object).where(column.notna(), "")
+    return values.astype(str).reset_index(drop=True)
+
+
+def _examples(values: Sequence[object]) -> str:
+    """``'a', 'b', 'c'`` or ``'a', 'b', ... (12 more)``."""
+    shown = ", ".join(repr(str(v)) for v in list(values[:_SHOWN]))
+    extra = len(values) - _SHOWN
+    return f"{shown} and {extra} more" if extra > 0 else shown
+
+
+def _rows(mask: np.ndarray) -> str:
+    """1-based data row numbers where ``mask`` is true (a few of them)."""
+    positions = np.flatnonzero(mask) + 1
+    shown = ", ".join(str(p) for p in positions[:_SHOWN])
+    return shown + (", ..." if len(positions) > _SHOWN else "")
+
+
+def _check_columns(df: pd.DataFrame, spec: SubmissionSpec) -> None:
+    wanted = [spec.id_column, *spec.target_columns]
+    header = ",".join(wanted)
+    names = [str(c) for c in df.columns]
+    duplicated = sorted({n for n in names if names.count(n) > 1})
+    if duplicated:
+        raise InvalidSubmission(
+            f"Duplicate column names: {_examples(duplicated)}; the header must be exactly {header}"
+        )
+    missing = [c for c in wanted if c not in names]
+    extra = [n for n in names if n not in wanted]
+    if not missing and not extra:
+        return
+    parts: list[str] = []
+    if missing:
+        parts.append(f"missing column(s) {_examples(missing)}")
+    if extra:
+        parts.append(f"unexpected column(s) {_examples(extra)}")
+    hints: list[str] = []
+    for col in missing:
+        near = [n for n in extra if n.strip().casefold() == col.casefold()]
+        if near:
+            hints.append(f"{near[0]!r} should be spelled {col!r}")
+    if missing and len(missing) == len(wanted):
+        hints.append("the first line must be the header, not a data row")
+    if spec.id_column in missing and "" in names:
+        hints.append("the DataFrame index was written: use index=False")
+    hint = f" ({'; '.join(hints)})" if hints else ""
+    raise InvalidSubmission(
+        f"Wrong columns: {' and '.join(parts)}{hint}. The header must be exactly {header} "
+        "(names are case-sensitive)."
+    )
+
+
+def _check_ids(ids: pd.Series, expected: list[str], expected_set: set[str], id_column: str) -> None:
+    got_list = ids.tolist()
+    got_set = set(got_list)
+    if len(got_list) == len(expected) == len(got_set) and got_set == expected_set:
+        return  # the common, valid case: no index work needed
+    got = pd.Index(got_list, dtype=object)
+    problems: list[str] = []
+    if len(got) != len(expected):
+        problems.append(f"wrong number of rows: expected {len(expected)}, got {len(got)}.")
+    duplicated = got[got.duplicated(keep=False)]
+    if len(duplicated):
+        counts = duplicated.value_counts(sort=False)
+        shown = ", ".join(f"{i!r} ({n} times)" for i, n in list(counts.items())[:_SHOWN])
+        problems.append(
+            f"duplicate ids: {len(counts)} id(s) appear more than once "
+            f"({int(counts.sum() - len(counts))} extra row(s)), e.g. {shown}."
+        )
+    distinct = got.unique()
+    unknown = [i for i in distinct if i not in expected_set]
+    if len(unknown):
+        problems.append(
+            f"unknown ids: {len(unknown)} id(s) are not in the expected id list "
+            f"(the sample submission), e.g. {_examples(unknown)}{_id_hint(unknown, expected)}."
+        )
+    missing = [i for i in expected if i not in got_set]
+    if len(missing):
+        problems.append(
+            f"missing ids: {len(missing)} expected id(s) have no row, e.g. {_examples(missing)}."
+        )
+    if problems:
+        raise InvalidSubmission(
+            f"Invalid {id_column} values: "
+            + " ".join(problems)
+            + f" Write exactly one row for each {id_column} in the sample submission."
+        )
+
+
+def _id_hint(unknown: list[str], expected: list[str]) -> str:
+    """Explain a common way ids get mangled, if the first unknown ids show one."""
+    sample = unknown[:_SHOWN]
+    wanted = set(expected)
+    if any(u.strip() != u and u.strip() in wanted for u in sample):
+        return " (ids must match exactly: remove surrounding spaces)"
+    if any(u.endswith(".0") and u[:-2] in wanted for u in sample):
+        return " (ids were written as floats: keep them as text or integers)"
+    unpadded = {e.lstrip("0"): e for e in expected if e.startswith("0")}
+    if any(u in unpadded for u in sample):
+        return " (leading zeros were lost: read the id column as text, e.g. dtype=str)"
+    return ""
+
+
+def _convert_column(text: pd.Series, column: str, kind: str) -> tuple[pd.Series, str]:
+    """(converted values, problem message or '') for one target column."""
+    stripped = text.str.strip()
+    blank = (stripped.eq("") | stripped.str.lower().eq("nan")).to_numpy(dtype=bool)
+    if blank.any():
+        return text, (
+            f"column {column!r} has {int(blank.sum())} empty or NaN value(s), at data row(s) "
+            f"{_rows(blank)} (row 1 is the first line after the header); every row needs a "
+            "prediction."
+        )
+    if kind == "label":
+        return text, ""
+    if kind == "binary":
+        lowered = stripped.str.lower()
+        truth = lowered.isin(_TRUE).to_numpy(dtype=bool)
+        bad = ~(truth | lowered.isin(_FALSE).to_numpy(dtype=bool))
+        if bad.any():
+            return text, (
+                f"column {column!r} must be True/False (or 1/0) but {int(bad.sum())} value(s) "
+                f"are not, e.g. {_examples(text[bad].tolist())} at data row(s) {_rows(bad)}."
+            )
+        return pd.Series(truth, dtype=bool), ""
+    numbers = _to_float(stripped)
+    not_number = np.isnan(numbers)
+    if not_number.any():
+        return text, (
+            f"column {column!r} must hold numbers but {int(not_number.sum())} value(s) are "
+            f"not, e.g. {_examples(text[not_number].tolist())} at data row(s) "
+            f"{_rows(not_number)}."
+        )
+    infinite = np.isinf(numbers)
+    if infinite.any():
+        return text, (
+            f"column {column!r} must hold finite numbers but {int(infinite.sum())} value(s) "
+            f"are infinite, e.g. {_examples(text[infinite].tolist())} at data row(s) "
+            f"{_rows(infinite)}."
+        )
+    if kind == "probability":
+        outside = (numbers < 0.0) | (numbers > 1.0)
+        if outside.any():
+            return text, (
+                f"column {column!r} must hold probabilities in [0, 1] but "
+                f"{int(outside.sum())} value(s) are outside, e.g. "
+                f"{_examples(text[outside].tolist())} at data row(s) {_rows(outside)}."
+            )
+    return pd.Series(numbers, dtype="float64"), ""
+
+
+def _to_float(text: pd.Series) -> np.ndarray:
+    """Parse decimal text to float64; unparseable values become NaN."""
+    try:
+        parsed = pd.to_numeric(text.astype(object), errors="coerce")
+        return np.asarray(parsed, dtype="float64")
+    except (TypeError, ValueError, OverflowError):
+        # Rare inputs (huge integers) can defeat the vectorised path.
+        return np.array([_one_float(v) for v in text.tolist()], dtype="float64")
+
+
+def _one_float(value: str) -> float:
+    try:
+        return float(value) if "_" not in value else float("nan")
+    except (TypeError, ValueError, OverflowError):
+        return float("nan")
