@@ -121,7 +121,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     try:
         if not quiet:
             print(f"=== {task.env_id} · agent {args.agent} · seed {args.seed} ===")
-        result = run_episode(env, agent, seed=args.seed, on_step=on_step)
+        def on_reset(obs: str, info: dict[str, Any]) -> None:
+            if not quiet:
+                print(_show(obs, args.full))
+
+        result = run_episode(env, agent, seed=args.seed, on_step=on_step, on_reset=on_reset)
     finally:
         env.close()
     grade = result.grade or {}

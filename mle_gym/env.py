@@ -177,6 +177,11 @@ class MLEEnv(gym.Env[str, Any]):
         return self._sandbox.workspace if self._sandbox else None
 
     @property
+    def data_dir(self) -> Path | None:
+        """Host path of the public data of the current episode (mounted at /workspace/data)."""
+        return self._data.public if self._data is not None else None
+
+    @property
     def sandbox(self) -> Sandbox | None:
         """The current episode's sandbox."""
         return self._sandbox
@@ -360,9 +365,13 @@ class MLEEnv(gym.Env[str, Any]):
 
     # -- internals ------------------------------------------------------------------------------
 
+    def set_step_budget(self, steps: int) -> None:
+        """Set the step budget for the next episodes (used by StepBudgetSync under gym.make)."""
+        if steps < 1:
+            raise ValueError(f"step budget must be >= 1, got {steps}")
+        self._max_steps_arg = int(steps)
+
     def _step_budget(self) -> int:
-        if self.spec is not None and self.spec.max_episode_steps:
-            return int(self.spec.max_episode_steps)
         if self._max_steps_arg:
             return int(self._max_steps_arg)
         return self.task.limits.max_steps

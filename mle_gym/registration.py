@@ -3,15 +3,21 @@
 Ids are ``<Benchmark>/<task_id>-v<version>``, taken from each task.yaml;
 ``max_episode_steps`` comes from ``limits.max_steps`` and every env is marked
 ``nondeterministic=True`` (agent code runs with real time and real processes).
+The :class:`~mle_gym.wrappers.budget.StepBudgetSync` wrapper keeps the env's
+own budget equal to gymnasium's ``TimeLimit`` so the last step is graded.
 """
 
 from __future__ import annotations
 
 import gymnasium
+from gymnasium.envs.registration import WrapperSpec
 
 from mle_gym.tasks import all_tasks
 
 ENTRY_POINT = "mle_gym.env:MLEEnv"
+BUDGET_WRAPPER = WrapperSpec(
+    name="StepBudgetSync", entry_point="mle_gym.wrappers.budget:StepBudgetSync", kwargs={}
+)
 
 
 def register_all() -> list[str]:
@@ -26,6 +32,7 @@ def register_all() -> list[str]:
                 max_episode_steps=spec.limits.max_steps,
                 nondeterministic=True,
                 disable_env_checker=False,
+                additional_wrappers=(BUDGET_WRAPPER,),
             )
         ids.append(spec.env_id)
     return ids

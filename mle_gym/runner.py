@@ -29,15 +29,22 @@ class EpisodeResult:
 
 
 def run_episode(
-    env: gym.Env, agent: Agent, seed: int | None = None, on_step: Any = None
+    env: gym.Env,
+    agent: Agent,
+    seed: int | None = None,
+    on_step: Any = None,
+    on_reset: Any = None,
 ) -> EpisodeResult:
     """Reset ``env`` with ``seed``, let ``agent`` act until the episode ends.
 
-    ``on_step(step_index, action, observation, reward, info)`` is called after
-    every step (e.g. to print the transcript live).
+    ``on_reset(observation, info)`` is called after the reset and
+    ``on_step(step_index, action, observation, reward, info)`` after every step
+    (e.g. to print the transcript live).
     """
     start = time.monotonic()
     obs, info = env.reset(seed=seed)
+    if on_reset is not None:
+        on_reset(obs, info)
     task = env.unwrapped.task  # type: ignore[attr-defined]
     agent.reset({**info, "task": task, "observation": obs})
     steps, reward, terminated, truncated = 0, 0.0, False, False

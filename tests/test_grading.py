@@ -784,7 +784,9 @@ def test_replica_report_claims_no_medals(task: TaskSpec, answers: Path, tmp_path
         "median_threshold",
     ):
         assert getattr(report, name) is None, name
-    assert report.sample_submission_score is None and report.reference_score is None
+    replica = task.data["replica"]
+    assert report.sample_submission_score == replica["sample_submission_score"]
+    assert report.reference_score == replica["reference_score"]
     invalid = grade(task, tmp_path / "missing.csv", answers, data_source="replica")
     assert invalid.any_medal is None and invalid.percentile is None and not invalid.valid
 

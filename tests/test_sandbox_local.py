@@ -81,10 +81,12 @@ def test_host_home_and_cache_absent(sandbox: LocalSandbox) -> None:
     assert "No such file" in out
 
 
-def test_mle_gym_package_not_importable(sandbox: LocalSandbox) -> None:
-    r, out = run(sandbox, "python -c 'import mle_gym; print(mle_gym.__file__)'")
-    assert r.exit_code != 0
-    assert "No module named 'mle_gym'" in out or "ModuleNotFoundError" in out or "Error" in out
+def test_mle_gym_code_and_task_assets_hidden(sandbox: LocalSandbox) -> None:
+    """The replica generators (task_assets/*/prepare.py) must not be reachable."""
+    r, out = run(sandbox, "python -c 'import mle_gym.tasks'")
+    assert r.exit_code != 0 and "ModuleNotFoundError" in out
+    r, out = run(sandbox, "find / -path '*task_assets*' 2>/dev/null; echo END")
+    assert out.strip() == "END", out
 
 
 def test_python_stack_available(sandbox: LocalSandbox) -> None:

@@ -55,7 +55,7 @@ INSTALL_HINT = (
 
 def find_tool(name: str) -> str:
     """Absolute path of a required host tool, or SandboxUnavailable naming the fix."""
-    path = shutil.which(name, path=os.environ.get("PATH", "") + ":/usr/bin:/bin:/usr/sbin")
+    path = shutil.which(name)
     if path is None:
         if name == "bwrap":
             raise SandboxUnavailable(INSTALL_HINT)

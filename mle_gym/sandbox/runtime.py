@@ -13,6 +13,7 @@ for the sandbox instead of the host's.
 
 from __future__ import annotations
 
+import glob
 import importlib.util
 import os
 import sys
@@ -61,9 +62,16 @@ def detect_runtime() -> Runtime:
     for d in (prefix, base):
         if not _within(d, SYSTEM_DIRS) and not _within(d, tuple(ro)):
             ro.append(d)
-    masked = []
+    masked: list[str] = []
     pkg = _package_dir()
     if pkg and _within(pkg, (*SYSTEM_DIRS, *ro)):
         masked.append(pkg)
+    # Any other copy inside the runtime (e.g. the task_assets an editable install
+    # places in site-packages/mle_gym) is hidden too.
+    for d in (prefix, base):
+        for hit in sorted(glob.glob(os.path.join(d, "lib", "python3*", "*-packages", "mle_gym"))):
+            real = os.path.realpath(hit)
+            if real not in masked and os.path.isdir(real):
+                masked.append(real)
     path = ":".join(dict.fromkeys([os.path.join(prefix, "bin"), "/usr/local/bin", "/usr/bin", "/bin"]))
     return Runtime(ro_dirs=tuple(ro), masked=tuple(masked), path=path, python=python)
