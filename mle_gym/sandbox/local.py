@@ -183,7 +183,12 @@ class LocalSandbox(Sandbox):
         rl.append("--")
 
         b = [self._bwrap]
-        targets = [WORKSPACE, DATA_DIR, *self._runtime.ro_dirs, "/etc/passwd", "/tmp", "/dev/shm"]
+        # Private /tmp, /proc and /dev first: binds below may live under /tmp on the host
+        # (a venv in a temporary folder) and must not be hidden by the tmpfs.
+        b += ["--perms", "1777", "--size", str(lim.tmp_mb * 2**20), "--tmpfs", "/tmp"]
+        b += ["--proc", "/proc", "--dev", "/dev"]
+        b += ["--perms", "1777", "--size", str(256 * 2**20), "--tmpfs", "/dev/shm"]
+        targets = [WORKSPACE, DATA_DIR, *self._runtime.ro_dirs, "/etc/passwd"]
         parents = sorted({p for t in targets for p in _parents(t)}, key=lambda p: (len(p), p))
         for p in parents:
             if p not in ("/dev", "/tmp", "/proc"):
@@ -207,9 +212,6 @@ class LocalSandbox(Sandbox):
         b += ["--bind", str(self.workspace), WORKSPACE]
         if self.data is not None:
             b += ["--ro-bind", str(self.data), DATA_DIR]
-        b += ["--perms", "1777", "--size", str(lim.tmp_mb * 2**20), "--tmpfs", "/tmp"]
-        b += ["--proc", "/proc", "--dev", "/dev"]
-        b += ["--perms", "1777", "--size", str(256 * 2**20), "--tmpfs", "/dev/shm"]
         b += ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts"]
         b += ["--unshare-cgroup-try", "--hostname", "sandbox"]
         if not self._privileged:

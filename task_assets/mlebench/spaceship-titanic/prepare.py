@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from mle_gym.data.csvio import read_csv_exact
 from mle_gym.data.splits import train_test_split_like_sklearn
 
 ID = "PassengerId"
@@ -37,7 +38,7 @@ def split_and_write(train: pd.DataFrame, public_dir: Path, private_dir: Path) ->
 
 def prepare(raw_dir: Path, public_dir: Path, private_dir: Path) -> None:
     """Prepare Kaggle's files (extracted competition zip in ``raw_dir``)."""
-    train = pd.read_csv(raw_dir / "train.csv", float_precision="round_trip")
+    train = read_csv_exact(raw_dir / "train.csv")
     split_and_write(train, public_dir, private_dir)
 
 
