@@ -76,9 +76,11 @@ def cmd_prepare(args: argparse.Namespace) -> int:
 def _show(text: str, full: bool) -> str:
     if full or len(text) <= DISPLAY_CHARS:
         return text
-    return text[: DISPLAY_CHARS // 2] + "\n  [... shortened for display ...]\n" + text[
-        -DISPLAY_CHARS // 2 :
-    ]
+    return (
+        text[: DISPLAY_CHARS // 2]
+        + "\n  [... shortened for display ...]\n"
+        + text[-DISPLAY_CHARS // 2 :]
+    )
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -121,6 +123,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     try:
         if not quiet:
             print(f"=== {task.env_id} · agent {args.agent} · seed {args.seed} ===")
+
         def on_reset(obs: str, info: dict[str, Any]) -> None:
             if not quiet:
                 print(_show(obs, args.full))
@@ -235,8 +238,15 @@ def main(argv: list[str] | None = None) -> int:
         from mle_gym.sandbox.base import SandboxError
         from mle_gym.tasks import TaskError
 
-        known = (TaskError, DataNotPrepared, KaggleError, SandboxError, RewardConfigError,
-                 ValueError, FileNotFoundError)
+        known = (
+            TaskError,
+            DataNotPrepared,
+            KaggleError,
+            SandboxError,
+            RewardConfigError,
+            ValueError,
+            FileNotFoundError,
+        )
         if isinstance(exc, known):
             print(f"mle-gym: error: {exc}", file=sys.stderr)
             return 2

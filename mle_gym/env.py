@@ -33,7 +33,7 @@ import tempfile
 import time
 import uuid
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium as gym
 from gymnasium.error import ResetNeeded
@@ -83,7 +83,7 @@ class MLEEnv(gym.Env[str, Any]):
             with a visible marker.
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 4}
 
     def __init__(
         self,
@@ -140,7 +140,9 @@ class MLEEnv(gym.Env[str, Any]):
         base = self.task.limits
         self.limits = Limits(
             **{
-                name: (overrides.get(name) if overrides.get(name) is not None else getattr(base, name))
+                name: (
+                    overrides.get(name) if overrides.get(name) is not None else getattr(base, name)
+                )
                 for name in Limits.__dataclass_fields__
             }
         )
@@ -286,8 +288,11 @@ class MLEEnv(gym.Env[str, Any]):
             result = ToolResult(f"error: {exc}", ok=False)
         except Exception as exc:  # a bug in a tool must not kill the episode
             log.exception("tool failure")
-            result = ToolResult(f"error: internal failure in the tool ({type(exc).__name__}: {exc})",
-                                ok=False, meta={"internal_error": True})
+            result = ToolResult(
+                f"error: internal failure in the tool ({type(exc).__name__}: {exc})",
+                ok=False,
+                meta={"internal_error": True},
+            )
 
         terminated = bool(result.terminal)
         truncated = False
@@ -304,7 +309,9 @@ class MLEEnv(gym.Env[str, Any]):
         if terminated or (truncated and self.grade_on_truncation):
             grade = self._grade()
             grade_dict = grade.to_dict()
-            reward = rewards.compute_reward(grade_dict, self._mode, self.task, self.data_source or "")
+            reward = rewards.compute_reward(
+                grade_dict, self._mode, self.task, self.data_source or ""
+            )
             text += "\n\n" + prompts.end_summary(grade, reward, reason)
         elif truncated:
             text += f"\n\n[episode truncated: {reason}; not graded]"
@@ -471,7 +478,9 @@ class MLEEnv(gym.Env[str, Any]):
             except FsError as exc:
                 if "no such file" not in str(exc):
                     return invalid_report(
-                        self.task, self._data.source, f"cannot read the submission: {exc}",
+                        self.task,
+                        self._data.source,
+                        f"cannot read the submission: {exc}",
                         exists=True,
                     )
                 submitted = None

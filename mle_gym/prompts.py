@@ -78,8 +78,10 @@ def task_observation(
 
 def end_summary(grade: GradeReport, reward: float, reason: str | None) -> str:
     """What the agent is told when the episode ends."""
-    why = f"Episode over ({reason}); the submission file was graded." if reason else (
-        "Episode over: your submission was graded."
+    why = (
+        f"Episode over ({reason}); the submission file was graded."
+        if reason
+        else ("Episode over: your submission was graded.")
     )
     if not grade.valid:
         return f"{why}\nThe submission is invalid: {grade.message}\nReward: {reward:g}"

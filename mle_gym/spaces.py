@@ -47,8 +47,9 @@ class FreeText(spaces.Space[str]):
 class ToolCallSpace(FreeText):
     """Actions: a tool-call string or dict; ``sample()`` gives a harmless listing call."""
 
-    def __init__(self, tool_names: tuple[str, ...], max_length: int = 1_000_000,
-                 seed: int | None = None) -> None:
+    def __init__(
+        self, tool_names: tuple[str, ...], max_length: int = 1_000_000, seed: int | None = None
+    ) -> None:
         super().__init__(max_length=max_length, seed=seed)
         self.tool_names = tool_names
 

@@ -121,7 +121,7 @@ class TaskSpec:
         return f if f.is_file() else None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _load_module(path: Path, qualname: str) -> ModuleType | None:
     if not path.is_file():
         return None

@@ -21,19 +21,31 @@ EXPECTED = ToolCall("execute", {"command": "ls -la"})
         {"tool": "execute", "arguments": {"command": "ls -la"}},
         {"name": "execute", "arguments": '{"command": "ls -la"}'},
         {"name": "execute", "arguments": {"command": "ls -la"}},
-        {"id": "c1", "type": "function", "function": {"name": "execute", "arguments": '{"command": "ls -la"}'}},
+        {
+            "id": "c1",
+            "type": "function",
+            "function": {"name": "execute", "arguments": '{"command": "ls -la"}'},
+        },
         {
             "role": "assistant",
             "content": None,
             "tool_calls": [
-                {"id": "c1", "type": "function",
-                 "function": {"name": "execute", "arguments": '{"command": "ls -la"}'}}
+                {
+                    "id": "c1",
+                    "type": "function",
+                    "function": {"name": "execute", "arguments": '{"command": "ls -la"}'},
+                }
             ],
         },
-        {"role": "assistant", "content": 'ok <tool_call>{"name": "execute", "arguments": {"command": "ls -la"}}</tool_call>'},
+        {
+            "role": "assistant",
+            "content": 'ok <tool_call>{"name": "execute", "arguments": {"command": "ls -la"}}'
+            "</tool_call>",
+        },
         json.dumps({"tool": "execute", "args": {"command": "ls -la"}}),
         json.dumps({"name": "execute", "arguments": json.dumps({"command": "ls -la"})}),
-        'Let me look.\n<tool_call>\n{"name": "execute", "arguments": {"command": "ls -la"}}\n</tool_call>',
+        "Let me look.\n<tool_call>\n"
+        '{"name": "execute", "arguments": {"command": "ls -la"}}\n</tool_call>',
         '<tool_call>{"name": "execute", "arguments": "{\\"command\\": \\"ls -la\\"}"}</tool_call>',
         '```json\n{"tool": "execute", "args": {"command": "ls -la"}}\n```',
         b'{"tool": "execute", "args": {"command": "ls -la"}}',
@@ -45,8 +57,9 @@ def test_every_action_form_parses_to_the_same_call(action: object) -> None:
 
 
 def test_call_id_is_kept() -> None:
-    call = parse_action({"id": "call_9", "type": "function",
-                         "function": {"name": "submit", "arguments": "{}"}})
+    call = parse_action(
+        {"id": "call_9", "type": "function", "function": {"name": "submit", "arguments": "{}"}}
+    )
     assert call.call_id == "call_9"
 
 
@@ -71,10 +84,13 @@ def test_call_id_is_kept() -> None:
         ({"role": "assistant", "tool_calls": "x"}, "must be a list"),
         ({"role": "assistant", "tool_calls": [1]}, "must be an object"),
         (
-            {"role": "assistant", "tool_calls": [
-                {"function": {"name": "a", "arguments": "{}"}},
-                {"function": {"name": "b", "arguments": "{}"}},
-            ]},
+            {
+                "role": "assistant",
+                "tool_calls": [
+                    {"function": {"name": "a", "arguments": "{}"}},
+                    {"function": {"name": "b", "arguments": "{}"}},
+                ],
+            },
             "one tool call per step",
         ),
         ("<tool_call>{}</tool_call><tool_call>{}</tool_call>", "one tool call per step"),
@@ -99,8 +115,15 @@ def test_deeply_nested_action_is_an_action_error() -> None:
 
 def test_schemas_are_openai_function_format_with_flat_parameters() -> None:
     names = [t.name for t in BUILTIN_TOOLS]
-    assert names == ["list_files", "read_file", "write_file", "edit_file", "execute",
-                     "validate_submission", "submit"]
+    assert names == [
+        "list_files",
+        "read_file",
+        "write_file",
+        "edit_file",
+        "execute",
+        "validate_submission",
+        "submit",
+    ]
     for t in BUILTIN_TOOLS:
         schema = t.openai_schema()
         assert schema["type"] == "function"
@@ -119,7 +142,10 @@ def test_schemas_are_openai_function_format_with_flat_parameters() -> None:
 
 def test_argument_checking() -> None:
     assert read_file.check_args({"path": "a", "start_line": "3"}) == {
-        "path": "a", "start_line": 3, "end_line": None}
+        "path": "a",
+        "start_line": 3,
+        "end_line": None,
+    }
     assert read_file.check_args({"path": "a", "end_line": 4.0})["end_line"] == 4
     assert execute.check_args({"command": "ls", "timeout": 5})["timeout"] == 5.0
     with pytest.raises(ToolArgError, match="missing required argument 'path'"):

@@ -73,20 +73,27 @@ def test_kaggle_zip_preparation_reproduces_mlebench_split(
     expected_sample = new_test[["PassengerId"]].assign(Transported=False)
     assert (data.private / "test.csv").read_text() == new_test.to_csv(index=False)
     assert (data.public / "train.csv").read_text() == new_train.to_csv(index=False)
-    assert (data.public / "test.csv").read_text() == new_test.drop(
-        columns=["Transported"]
-    ).to_csv(index=False)
+    assert (data.public / "test.csv").read_text() == new_test.drop(columns=["Transported"]).to_csv(
+        index=False
+    )
     assert (data.public / "sample_submission.csv").read_text() == expected_sample.to_csv(
         index=False
     )
     assert len(new_test) == 870 and len(new_train) == 7823
     assert sorted(p.name for p in data.public.iterdir()) == [
-        "sample_submission.csv", "test.csv", "train.csv"]
+        "sample_submission.csv",
+        "test.csv",
+        "train.csv",
+    ]
     assert (data.private.stat().st_mode & 0o777) == 0o700
     manifest = data.manifest()
     assert manifest["mlebench_checksums"] == "mismatch"
     assert set(manifest["files"]) == {
-        "public/train.csv", "public/test.csv", "public/sample_submission.csv", "private/test.csv"}
+        "public/train.csv",
+        "public/test.csv",
+        "public/sample_submission.csv",
+        "private/test.csv",
+    }
     assert store.verify(data) == []
 
     # data="auto" now picks the Kaggle data, with leaderboard rewards.
@@ -94,7 +101,9 @@ def test_kaggle_zip_preparation_reproduces_mlebench_split(
     try:
         _, info = env.reset(seed=0)
         assert info["data_source"] == "kaggle"
-        env.step({"tool": "execute", "args": {"command": "cp data/sample_submission.csv submission.csv"}})
+        env.step(
+            {"tool": "execute", "args": {"command": "cp data/sample_submission.csv submission.csv"}}
+        )
         _, reward, term, _, info = env.step({"tool": "submit", "args": {}})
         grade = info["grade"]
         assert term and grade["valid"] and info["reward_mode"] == "percentile"
@@ -168,7 +177,9 @@ def test_same_seed_same_replica_bytes_across_caches(
     assert {k: v["sha256"] for k, v in other.manifest()["files"].items()} != hashes[0]
 
 
-def test_kaggle_data_missing_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_kaggle_data_missing_is_a_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("MLE_GYM_HOME", str(tmp_path))
     with pytest.raises(store.DataNotPrepared, match="mle-gym prepare spaceship-titanic"):
         sources.resolve(TASK, "kaggle")
@@ -178,13 +189,15 @@ def test_kaggle_data_missing_is_a_clear_error(tmp_path: Path, monkeypatch: pytes
     env.close()
 
 
-def test_kaggle_download_without_credentials(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_kaggle_download_without_credentials(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.delenv("KAGGLE_USERNAME", raising=False)
     monkeypatch.delenv("KAGGLE_KEY", raising=False)
     monkeypatch.delenv("KAGGLE_CONFIG_DIR", raising=False)
     monkeypatch.setenv("MLE_GYM_HOME", str(tmp_path / "home"))
-    with pytest.raises(kaggle.KaggleError, match="--from PATH.zip"):
+    with pytest.raises(kaggle.KaggleError, match=r"--from PATH\.zip"):
         sources.prepare_kaggle(TASK)
     assert cli(["prepare", "spaceship-titanic"]) == 2
     assert store.lookup(TASK, "kaggle") is None
@@ -219,8 +232,9 @@ def test_not_a_zip_and_zip_bomb_cap(tmp_path: Path) -> None:
         kaggle.extract_zip(big, tmp_path / "o2", max_bytes=1_000_000)
 
 
-def test_cli_list_prepare_grade(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_list_prepare_grade(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setenv("MLE_GYM_HOME", str(tmp_path))
     assert cli(["list"]) == 0
     out = capsys.readouterr().out

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -89,8 +90,8 @@ def test_scripted_episode_gets_valid_grade_and_positive_reward(make_env) -> None
 def test_sample_submission_scores_about_half(make_env) -> None:
     env = make_env(reward_mode="raw")
     env.reset(seed=0)
-    obs, *_ = env.step(call("execute", command="cp data/sample_submission.csv submission.csv"))
-    obs, reward, term, trunc, info = env.step(call("submit"))
+    env.step(call("execute", command="cp data/sample_submission.csv submission.csv"))
+    _obs, reward, term, _trunc, info = env.step(call("submit"))
     assert term and info["grade"]["valid"]
     assert 0.45 <= info["grade"]["score"] <= 0.55
     assert reward == pytest.approx(info["grade"]["score"])
@@ -148,7 +149,7 @@ def test_malformed_action_gives_error_observation_and_env_keeps_working(make_env
     env = make_env()
     env.reset(seed=0)
     obs, reward, term, trunc, info = env.step(action)
-    assert isinstance(obs, str) and obs.startswith("error:") or not info["ok"]
+    assert (isinstance(obs, str) and obs.startswith("error:")) or not info["ok"]
     assert info["ok"] is False and info["error"]
     assert reward == 0.0 and not term and not trunc
     assert info["steps_left"] == 49
@@ -173,7 +174,7 @@ def test_execute_reports_exit_code_timeout_and_memory(make_env) -> None:
 def test_long_output_is_truncated_with_marker(make_env) -> None:
     env = make_env(max_observation_chars=2000)
     env.reset(seed=0)
-    obs, *_, info = env.step(call("execute", command="seq 1 200000"))
+    obs, *_, _info = env.step(call("execute", command="seq 1 200000"))
     assert len(obs) < 2600
     assert re.search(r"\[\.\.\. [\d,]+ (characters|bytes) omitted", obs)
     assert "1288895 bytes of output" in obs.replace(",", "")
@@ -195,7 +196,7 @@ def test_answers_unreachable_through_tools(make_env, mle_gym_home: Path) -> None
     obs, *_, info = env.step(call("execute", command=f"ln -s {answers} submission.csv; ls -l"))
     obs, *_, info = env.step(call("read_file", path="submission.csv"))
     assert not info["ok"] and "Transported" not in obs
-    obs, reward, term, trunc, info = env.step(call("submit"))
+    obs, reward, term, _trunc, info = env.step(call("submit"))
     assert term and not info["grade"]["valid"] and reward == 0.0
 
 
@@ -239,10 +240,10 @@ def test_malformed_submissions_are_invalid_with_specific_message(
                 ragged="\n".join([*rows[:-1], f"{ids[-1]},False,extra,fields"]),
             ).encode()
         (ws / "submission.csv").write_bytes(content)
-    obs, reward, term, trunc, info = env.step(call("validate_submission"))
+    obs, *_, info = env.step(call("validate_submission"))
     assert not info["ok"] and obs.startswith("invalid:")
     assert "score" not in obs.lower().replace("does not score", "")
-    obs, reward, term, trunc, info = env.step(call("submit"))
+    obs, reward, term, _trunc, info = env.step(call("submit"))
     grade = info["grade"]
     assert term and reward == 0.0 and grade["valid"] is False and grade["score"] is None
     assert fragment.lower() in grade["message"].lower(), grade["message"]
@@ -264,7 +265,7 @@ def test_step_budget_truncates_and_grades_current_submission(make_env) -> None:
     env.step(call("execute", command="cp data/sample_submission.csv submission.csv"))
     _, _, term, trunc, info = env.step(call("list_files"))
     assert not (term or trunc)
-    obs, reward, term, trunc, info = env.step(call("list_files"))
+    _obs, reward, term, trunc, info = env.step(call("list_files"))
     assert trunc and not term
     assert info["truncation_reason"].startswith("step budget")
     assert info["grade"]["valid"] and reward == pytest.approx(info["grade"]["score"])
@@ -275,14 +276,14 @@ def test_step_budget_truncates_and_grades_current_submission(make_env) -> None:
 def test_truncation_without_grading(make_env) -> None:
     env = make_env(max_episode_steps=1, grade_on_truncation=False)
     env.reset(seed=0)
-    obs, reward, term, trunc, info = env.step(call("list_files"))
+    obs, reward, _term, trunc, info = env.step(call("list_files"))
     assert trunc and reward == 0.0 and "grade" not in info and "not graded" in obs
 
 
 def test_time_budget_truncates(make_env) -> None:
     env = make_env(time_budget_s=1.5, reward_mode="raw")
     env.reset(seed=0)
-    obs, reward, term, trunc, info = env.step(call("execute", command="sleep 5"))
+    obs, _reward, _term, trunc, info = env.step(call("execute", command="sleep 5"))
     assert trunc and info["truncation_reason"].startswith("time budget")
     assert "killed: wall-clock timeout" in obs
     assert info["grade"]["valid"] is False and "no submission" in info["grade"]["message"]
@@ -292,11 +293,23 @@ def test_info_every_step(make_env) -> None:
     env = make_env()
     env.reset(seed=0)
     obs, _, _, _, info = env.step(
-        {"id": "abc", "type": "function",
-         "function": {"name": "list_files", "arguments": "{\"path\": \"data\"}"}}
+        {
+            "id": "abc",
+            "type": "function",
+            "function": {"name": "list_files", "arguments": '{"path": "data"}'},
+        }
     )
-    for key in ("tool", "ok", "elapsed_s", "step_elapsed_s", "steps_left", "time_left_s",
-                "messages", "data_source", "episode_id"):
+    for key in (
+        "tool",
+        "ok",
+        "elapsed_s",
+        "step_elapsed_s",
+        "steps_left",
+        "time_left_s",
+        "messages",
+        "data_source",
+        "episode_id",
+    ):
         assert key in info, key
     assert info["tool"] == "list_files" and info["data_source"] == "replica"
     assistant, tool_msg = info["messages"]
@@ -338,7 +351,7 @@ def test_reward_modes(make_env) -> None:
     env = make_env(reward_mode="normalized")
     env.reset(seed=0)
     env.step(call("execute", command="cp data/sample_submission.csv submission.csv"))
-    _, reward, *_ , info = env.step(call("submit"))
+    _, reward, *_, info = env.step(call("submit"))
     assert info["reward_mode"] == "normalized"
     assert reward == pytest.approx(0.0, abs=0.05)  # the sample submission is the 0 anchor
 
@@ -379,15 +392,15 @@ def test_close_removes_workspace_and_processes(make_env) -> None:
         procs = [p for p in os.listdir("/proc") if p.isdigit()]
         owners = set()
         for p in procs:
-            try:
+            with contextlib.suppress(OSError):
                 owners.add(os.stat(f"/proc/{p}").st_uid)
-            except OSError:
-                pass
         assert uid not in owners
     env.close()  # idempotent
 
 
-def test_missing_bubblewrap_is_a_clear_error(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_missing_bubblewrap_is_a_clear_error(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.setenv("PATH", str(tmp_path))
     with pytest.raises(Exception, match="apt-get install bubblewrap") as err:
         gym.make(ENV_ID, data="replica")

@@ -40,7 +40,9 @@ def test_wheel_in_fresh_venv(tmp_path: Path) -> None:
     dist = tmp_path / "dist"
     subprocess.run(
         [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(dist)],
-        cwd=REPO, check=True, capture_output=True,
+        cwd=REPO,
+        check=True,
+        capture_output=True,
     )
     wheels = list(dist.glob("mle_gym-*.whl"))
     assert len(wheels) == 1
@@ -55,7 +57,8 @@ def test_wheel_in_fresh_venv(tmp_path: Path) -> None:
     py = venv / "bin" / "python"
     subprocess.run(
         [str(py), "-m", "pip", "install", "-q", "--disable-pip-version-check", str(wheels[0])],
-        check=True, capture_output=True,
+        check=True,
+        capture_output=True,
     )
     outside = tmp_path / "elsewhere"
     outside.mkdir()
@@ -82,10 +85,16 @@ def test_wheel_in_fresh_venv(tmp_path: Path) -> None:
         "e = gym.make('mle_gym:MLEBench/spaceship-titanic-v0', data='replica'); "
         "print(e.spec.id, e.spec.max_episode_steps, e.spec.nondeterministic)"
     )
-    done = subprocess.run([str(py), "-c", code], cwd=outside, env=env,
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [str(py), "-c", code], cwd=outside, env=env, capture_output=True, text=True
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["MLEBench/spaceship-titanic-v0", "50", "True"]
-    done = subprocess.run([str(venv / "bin" / "mle-gym"), "list"], cwd=outside, env=env,
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [str(venv / "bin" / "mle-gym"), "list"],
+        cwd=outside,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert "MLEBench/spaceship-titanic-v0" in done.stdout

@@ -113,7 +113,9 @@ def test_writes_refused_outside_writable_mount(fs: SandboxFS, tree: dict[str, Pa
     assert not (tree["root"] / "outside.txt").exists()
 
 
-def test_write_creates_parents_and_replaces_atomically(fs: SandboxFS, tree: dict[str, Path]) -> None:
+def test_write_creates_parents_and_replaces_atomically(
+    fs: SandboxFS, tree: dict[str, Path]
+) -> None:
     fs.write_bytes("a/b/c.txt", b"one")
     fs.write_bytes("a/b/c.txt", b"two")
     assert (tree["ws"] / "a" / "b" / "c.txt").read_bytes() == b"two"

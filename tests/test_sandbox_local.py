@@ -5,6 +5,7 @@ Every test starts a real sandbox and runs real commands in it.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -76,7 +77,7 @@ def test_private_answers_unreachable_by_path_and_search(
 
 
 def test_host_home_and_cache_absent(sandbox: LocalSandbox) -> None:
-    r, out = run(sandbox, "ls -A /root /home 2>&1; ls /root/.cache 2>&1; echo END")
+    _r, out = run(sandbox, "ls -A /root /home 2>&1; ls /root/.cache 2>&1; echo END")
     assert ".cache" not in out.split("END")[0].split("\n")[0]
     assert "No such file" in out
 
@@ -103,10 +104,8 @@ def test_no_network(sandbox: LocalSandbox) -> None:
 
     def accept() -> None:
         server.settimeout(5)
-        try:
+        with contextlib.suppress(OSError):
             accepted.append(server.accept())
-        except OSError:
-            pass
 
     t = threading.Thread(target=accept)
     t.start()
@@ -135,7 +134,7 @@ def test_no_network(sandbox: LocalSandbox) -> None:
         """
     )
     (sandbox.workspace / "net.py").write_text(code)
-    r, out = run(sandbox, "python net.py")
+    _r, out = run(sandbox, "python net.py")
     t.join()
     server.close()
     assert out.strip() == "blocked,blocked,blocked,blocked,blocked", out
@@ -165,16 +164,16 @@ def test_cannot_write_outside_workspace(sandbox: LocalSandbox, tmp_path: Path) -
 
 def test_host_env_not_visible(sandbox: LocalSandbox, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-fake-host-secret-123")
-    r, out = run(sandbox, "env")
+    _r, out = run(sandbox, "env")
     assert "sk-fake-host-secret-123" not in out
     assert "HOME=/workspace" in out
 
 
 def test_host_processes_invisible(sandbox: LocalSandbox) -> None:
-    r, out = run(sandbox, "ps -eo pid,user,comm --no-headers | wc -l; ls /proc | grep -c '^[0-9]'")
+    _, out = run(sandbox, "ps -eo pid,user,comm --no-headers | wc -l; ls /proc | grep -c '^[0-9]'")
     lines = out.split()
     assert int(lines[0]) <= 4, out  # sh, ps, wc (and bwrap's init)
-    r, out = run(sandbox, f"kill -0 {os.getpid()} 2>&1; echo rc=$?")
+    _r, out = run(sandbox, f"kill -0 {os.getpid()} 2>&1; echo rc=$?")
     assert "rc=1" in out
 
 
@@ -209,11 +208,11 @@ def test_infinite_loop_times_out(sandbox: LocalSandbox) -> None:
 
 
 def test_output_flood_is_bounded(sandbox: LocalSandbox) -> None:
-    r, out = run(sandbox, "yes flood", timeout=20)
+    r, _ = run(sandbox, "yes flood", timeout=20)
     assert r.output_limited or r.timed_out
     assert len(r.head) + len(r.tail) <= 256 * 1024
     assert r.output_bytes >= len(r.head) + len(r.tail)
-    r, out = run(sandbox, "echo alive")
+    r, _out = run(sandbox, "echo alive")
     assert r.ok
 
 
@@ -256,7 +255,7 @@ def test_sandbox_dies_with_host_process(layout: dict[str, Path], tmp_path: Path)
             from pathlib import Path
             from mle_gym.sandbox import SandboxLimits
             from mle_gym.sandbox.local import LocalSandbox
-            sb = LocalSandbox(Path({str(layout['ws'])!r}), None, SandboxLimits())
+            sb = LocalSandbox(Path({str(layout["ws"])!r}), None, SandboxLimits())
             print(sb.uid, flush=True)
             sb.exec("sleep 987", 600)
             """
@@ -286,7 +285,7 @@ def test_each_sandbox_has_its_own_uid(layout: dict[str, Path], tmp_path: Path) -
     try:
         if os.geteuid() == 0:
             assert a.uid != b.uid
-        r, out = run(b, "ls /workspace")
+        r, _out = run(b, "ls /workspace")
         assert r.ok
     finally:
         a.close()

@@ -59,7 +59,10 @@ class ScriptedAgent(Agent):
         if step == "head_sample":
             return {"tool": "read_file", "args": {"path": self._sample, "end_line": 6}}
         if step == "write":
-            return {"tool": "write_file", "args": {"path": "solution.py", "content": self._solution}}
+            return {
+                "tool": "write_file",
+                "args": {"path": "solution.py", "content": self._solution},
+            }
         if step == "run":
             return {"tool": "execute", "args": {"command": "python solution.py"}}
         if step == "fallback":

@@ -25,7 +25,7 @@ DATA_CHOICES = ("auto", "kaggle", "replica", "bundled")
 _warned: set[str] = set()
 
 
-def _module_function(task: TaskSpec, name: str):  # noqa: ANN202 - a task-defined callable
+def _module_function(task: TaskSpec, name: str):
     module = task.module("prepare")
     fn = getattr(module, name, None) if module is not None else None
     if fn is None:

@@ -141,9 +141,7 @@ class LocalSandbox(Sandbox):
             f"agent:x:{self.uid}:{self.gid}:agent:{WORKSPACE}:/bin/sh\n"
             f"nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n"
         )
-        (self._etc_dir / "group").write_text(
-            f"root:x:0:\nagent:x:{self.gid}:\nnogroup:x:65534:\n"
-        )
+        (self._etc_dir / "group").write_text(f"root:x:0:\nagent:x:{self.gid}:\nnogroup:x:65534:\n")
         (self._etc_dir / "hostname").write_text("sandbox\n")
         (self._etc_dir / "hosts").write_text("127.0.0.1 localhost sandbox\n")
         for f in self._etc_dir.iterdir():

@@ -10,6 +10,7 @@ call from many threads at once.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import selectors
 import signal
@@ -64,10 +65,8 @@ class ProcessOutcome:
 
 def kill_group(pid: int) -> None:
     """SIGKILL the process group led by ``pid`` (ignore if already gone)."""
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def run_captured(

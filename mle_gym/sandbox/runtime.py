@@ -18,7 +18,6 @@ import importlib.util
 import os
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 
 SYSTEM_DIRS = ("/usr",)
 TOP_LEVEL_LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
@@ -73,5 +72,7 @@ def detect_runtime() -> Runtime:
             real = os.path.realpath(hit)
             if real not in masked and os.path.isdir(real):
                 masked.append(real)
-    path = ":".join(dict.fromkeys([os.path.join(prefix, "bin"), "/usr/local/bin", "/usr/bin", "/bin"]))
+    path = ":".join(
+        dict.fromkeys([os.path.join(prefix, "bin"), "/usr/local/bin", "/usr/bin", "/bin"])
+    )
     return Runtime(ro_dirs=tuple(ro), masked=tuple(masked), path=path, python=python)

@@ -83,7 +83,9 @@ def read_file(
     first = start_line
     last = min(end_line if end_line is not None else len(lines), len(lines))
     if first > len(lines) and lines:
-        return ToolResult(f"{path}: has {total} lines; start_line {first} is past the end", ok=False)
+        return ToolResult(
+            f"{path}: has {total} lines; start_line {first} is past the end", ok=False
+        )
     body = "\n".join(lines[first - 1 : last])
     header = f"[{path}: lines {first}-{last} of {total} · {size:,} bytes]"
     text = truncate(body, ctx.max_observation_chars)
@@ -137,7 +139,8 @@ def edit_file(
     if count > 1 and not replace_all:
         return ToolResult(
             f"edit_file: the text to replace occurs {count} times in {path}; include more "
-            f"context to make it unique, or set replace_all", ok=False,
+            f"context to make it unique, or set replace_all",
+            ok=False,
         )
     updated = text.replace(old, new) if replace_all else text.replace(old, new, 1)
     res = ctx.fs.write_bytes(path, _encode(updated, "new"))
@@ -150,7 +153,7 @@ def execute(ctx: ToolContext, command: str, timeout: float | None = None) -> Too
 
     Args:
         command: The command line, e.g. "python train.py".
-        timeout: Seconds before the command is killed; at most the task's limit, which is the default.
+        timeout: Seconds before the command is killed (default and maximum: the task's limit).
     """
     if not command.strip():
         return ToolResult("execute: empty command", ok=False)

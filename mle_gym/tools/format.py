@@ -31,10 +31,7 @@ def format_exec(command: str, result: ExecResult, limit: int, timeout_s: float) 
     """The observation for an ``execute`` call (exit status first, then output)."""
     head, tail = decode(result.head), decode(result.tail)
     omitted = result.output_bytes - len(result.head) - len(result.tail)
-    if omitted > 0:
-        body = head + f"\n[... {omitted:,} bytes omitted ...]\n" + tail
-    else:
-        body = head + tail
+    body = head + f"\n[... {omitted:,} bytes omitted ...]\n" + tail if omitted > 0 else head + tail
     body = truncate(body, limit, total_bytes=result.output_bytes)
     if result.timed_out:
         status = f"killed: wall-clock timeout after {timeout_s:g} s"

@@ -53,7 +53,9 @@ def _args(raw: Any) -> dict[str, Any]:
         try:
             raw = json.loads(raw)
         except json.JSONDecodeError as exc:
-            raise ActionError(f"tool arguments are not valid JSON ({exc.msg} at {exc.pos})") from None
+            raise ActionError(
+                f"tool arguments are not valid JSON ({exc.msg} at {exc.pos})"
+            ) from None
     if not isinstance(raw, dict):
         raise ActionError(f"tool arguments must be a JSON object, got {type(raw).__name__}")
     bad = [k for k in raw if not isinstance(k, str)]
@@ -124,7 +126,9 @@ def _from_json_text(text: str, where: str) -> ToolCall:
     try:
         value = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ActionError(f"{where} is not valid JSON ({exc.msg} at {exc.pos}). {EXPECTED}") from None
+        raise ActionError(
+            f"{where} is not valid JSON ({exc.msg} at {exc.pos}). {EXPECTED}"
+        ) from None
     if not isinstance(value, dict):
         raise ActionError(f"{where} must be a JSON object, got {type(value).__name__}")
     return _from_dict(value)

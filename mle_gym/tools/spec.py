@@ -84,9 +84,7 @@ class ToolSpec:
 
     def signature_line(self) -> str:
         """``name(a: string, b?: integer)`` for prompts and help text."""
-        parts = [
-            f"{p.name}{'' if p.required else '?'}: {_JSON_TYPES[p.type]}" for p in self.params
-        ]
+        parts = [f"{p.name}{'' if p.required else '?'}: {_JSON_TYPES[p.type]}" for p in self.params]
         return f"{self.name}({', '.join(parts)})"
 
     def check_args(self, args: dict[str, Any]) -> dict[str, Any]:
