@@ -421,3 +421,26 @@ def test_random_agent_never_breaks_the_env(make_env) -> None:
     result = run_episode(env, make_agent("random", seed=1), seed=1)
     assert result.terminated or result.truncated
     assert result.grade is not None
+
+
+def test_unsafe_local_backend_runs_an_episode(make_env) -> None:
+    env = make_env(sandbox="unsafe-local", reward_mode="raw")
+    env.reset(seed=0)
+    obs, *_, info = env.step(call("execute", command="head -n 1 data/train.csv"))
+    assert info["ok"] and "PassengerId" in obs
+    env.step(call("execute", command="cp data/sample_submission.csv submission.csv"))
+    *_, info = env.step(call("submit"))
+    assert info["grade"]["valid"]
+
+
+def test_cli_run_prints_transcript_and_result(capsys: pytest.CaptureFixture[str]) -> None:
+    from mle_gym.cli import main
+
+    code = main(
+        ["run", "--env", ENV_ID, "--agent", "scripted", "--data", "replica", "--no-trajectory"]
+    )
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "# Task: Spaceship Titanic" in out and "--- step 5: execute" in out
+    result = json.loads(out.split("=== result ===", 1)[1])
+    assert result["valid"] and result["reward"] > 0 and result["steps"] == 7
