@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import shutil
 import tempfile
 import time
@@ -55,6 +56,25 @@ from mle_gym.trajectory import TrajectoryWriter
 log = logging.getLogger(__name__)
 
 MAX_SUBMISSION_BYTES = 200 * 2**20
+KEEP_MARKER = ".keep"
+_ORPHAN = re.compile(r"\.pid(\d+)\.")
+
+
+def _remove_orphan_workspaces(root: Path) -> None:
+    """Delete episode folders left by host processes that died without close()."""
+    for entry in root.iterdir():
+        m = _ORPHAN.search(entry.name)
+        if not m or not entry.is_dir() or (entry / KEEP_MARKER).exists():
+            continue
+        pid = int(m.group(1))
+        if pid == os.getpid():
+            continue
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            shutil.rmtree(entry, ignore_errors=True)
+        except PermissionError:
+            continue
 
 
 class MLEEnv(gym.Env[str, Any]):
@@ -209,7 +229,10 @@ class MLEEnv(gym.Env[str, Any]):
         root = self.workspace_root or paths.workspaces_root()
         root.mkdir(parents=True, exist_ok=True)
         self.episode_id = uuid.uuid4().hex[:12]
-        self._episode_dir = Path(tempfile.mkdtemp(prefix=f"{self.task.id}-", dir=root))
+        _remove_orphan_workspaces(root)
+        self._episode_dir = Path(
+            tempfile.mkdtemp(prefix=f"{self.task.id}.pid{os.getpid()}.", dir=root)
+        )
         workspace = self._episode_dir / "workspace"
         workspace.mkdir()
         (workspace / "data").mkdir()
@@ -502,7 +525,9 @@ class MLEEnv(gym.Env[str, Any]):
             finally:
                 self._sandbox = None
         if self._episode_dir is not None:
-            if not self.keep_workspace:
+            if self.keep_workspace:
+                (self._episode_dir / KEEP_MARKER).touch()
+            else:
                 shutil.rmtree(self._episode_dir, ignore_errors=True)
             self._episode_dir = None
         self._ctx = None

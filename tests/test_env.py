@@ -444,3 +444,21 @@ def test_cli_run_prints_transcript_and_result(capsys: pytest.CaptureFixture[str]
     assert "# Task: Spaceship Titanic" in out and "--- step 5: execute" in out
     result = json.loads(out.split("=== result ===", 1)[1])
     assert result["valid"] and result["reward"] > 0 and result["steps"] == 7
+
+
+def test_workspaces_of_dead_hosts_are_removed(make_env, tmp_path: Path) -> None:
+    root = tmp_path / "workspaces"
+    root.mkdir()
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    orphan = root / f"spaceship-titanic.pid{dead.pid}.abc"
+    (orphan / "workspace").mkdir(parents=True)
+    kept = root / f"spaceship-titanic.pid{dead.pid}.keep"
+    kept.mkdir()
+    (kept / ".keep").touch()
+    env = make_env(workspace_root=root, keep_workspace=True)
+    env.reset(seed=0)
+    assert not orphan.exists() and kept.exists()
+    mine = env.unwrapped.workspace.parent
+    env.close()
+    assert (mine / ".keep").exists() and (mine / "workspace").is_dir()
