@@ -196,6 +196,7 @@ def test_kaggle_download_without_credentials(
     monkeypatch.delenv("KAGGLE_USERNAME", raising=False)
     monkeypatch.delenv("KAGGLE_KEY", raising=False)
     monkeypatch.delenv("KAGGLE_CONFIG_DIR", raising=False)
+    monkeypatch.delenv("KAGGLE_API_TOKEN", raising=False)
     monkeypatch.setenv("MLE_GYM_HOME", str(tmp_path / "home"))
     with pytest.raises(kaggle.KaggleError, match=r"--from PATH\.zip"):
         sources.prepare_kaggle(TASK)
@@ -258,3 +259,16 @@ def test_cli_list_prepare_grade(
     assert json.loads(capsys.readouterr().out)["valid"] is False
     assert cli(["grade", "--task", "no-such-task", "--submission", str(sub)]) == 2
     assert "unknown task" in capsys.readouterr().err
+
+
+def test_kaggle_api_failure_is_clean(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With (fake) credentials the real kaggle client runs; its failure leaves no cache entry."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("KAGGLE_USERNAME", "nobody")
+    monkeypatch.setenv("KAGGLE_KEY", "0" * 32)
+    monkeypatch.setenv("MLE_GYM_HOME", str(tmp_path / "home"))
+    with pytest.raises(kaggle.KaggleError, match="spaceship-titanic"):
+        sources.prepare_kaggle(TASK)
+    assert store.lookup(TASK, "kaggle") is None
+    parent = store.variant_dir(TASK, "kaggle").parent
+    assert [p.name for p in parent.iterdir() if not p.name.endswith(".lock")] == []

@@ -25,11 +25,15 @@ class KaggleError(RuntimeError):
 
 
 def has_credentials() -> bool:
-    """True if the kaggle package would find credentials."""
+    """True if the kaggle package would find credentials (legacy key or access token)."""
     if os.environ.get("KAGGLE_USERNAME") and os.environ.get("KAGGLE_KEY"):
         return True
+    if os.environ.get("KAGGLE_API_TOKEN"):
+        return True
     config_dir = os.environ.get("KAGGLE_CONFIG_DIR") or os.path.expanduser("~/.kaggle")
-    return os.path.isfile(os.path.join(config_dir, "kaggle.json"))
+    return any(
+        os.path.isfile(os.path.join(config_dir, name)) for name in ("kaggle.json", "access_token")
+    )
 
 
 def download_competition(competition: str, dest: Path) -> Path:
@@ -45,7 +49,7 @@ def download_competition(competition: str, dest: Path) -> Path:
         from kaggle.api.kaggle_api_extended import KaggleApi
     except ImportError as exc:
         raise KaggleError(
-            "the 'kaggle' package is not installed: pip install 'mle-gym[kaggle]'"
+            f"the 'kaggle' package cannot be imported ({exc}): pip install 'mle-gym[kaggle]'"
         ) from exc
     api = KaggleApi()
     try:
