@@ -4,6 +4,7 @@
     mle-gym prepare TASK [--from PATH.zip | --replica [--seed N]] [--force]
     mle-gym run --env ID --agent scripted|random [--seed N] [--data auto|kaggle|replica]
     mle-gym grade --task ID --submission FILE [--data auto|kaggle|replica]
+    mle-gym sandbox build|gc|status
 
 Exit status: 0 on success, 1 when the command ran but failed (e.g. an invalid
 submission for ``grade``), 2 on bad usage or setup errors, which are printed as
@@ -175,6 +176,34 @@ def cmd_grade(args: argparse.Namespace) -> int:
     return 0 if report.valid else 1
 
 
+def cmd_sandbox(args: argparse.Namespace) -> int:
+    if args.action == "build":
+        from mle_gym.sandbox.image import build_image
+
+        name = build_image(args.image, force=args.force)
+        print(f"image {name} is ready")
+        return 0
+    if args.action == "gc":
+        from mle_gym.sandbox.docker import gc_containers
+
+        removed = gc_containers(all_hosts=args.all_hosts)
+        print(f"removed {len(removed)} orphaned container(s)")
+        for cid in removed:
+            print(f"  {cid[:12]}")
+        return 0
+    from mle_gym.sandbox import BACKENDS, check_kind
+    from mle_gym.sandbox.base import SandboxUnavailable
+
+    for kind in BACKENDS:
+        try:
+            check_kind(kind)
+            status = "available"
+        except SandboxUnavailable as exc:
+            status = f"unavailable: {exc}"
+        print(f"{kind:13s} {status}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="mle-gym", description=__doc__.split("\n\n")[0])
     parser.add_argument("--debug", action="store_true", help="show tracebacks and debug logs")
@@ -198,7 +227,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--agent", default="scripted", choices=["scripted", "random"])
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--data", default="auto", choices=["auto", "kaggle", "replica", "bundled"])
-    p.add_argument("--sandbox", choices=["local", "unsafe-local"])
+    p.add_argument("--sandbox", choices=["local", "docker", "unsafe-local"])
     p.add_argument("--reward-mode", choices=["auto", "percentile", "medal", "normalized", "raw"])
     p.add_argument("--max-steps", type=int, help="step budget (default: the task's)")
     p.add_argument("--trajectory", help="trajectory JSONL path (default under $MLE_GYM_HOME/runs)")
@@ -206,6 +235,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--full", action="store_true", help="print observations in full")
     p.add_argument("--quiet", action="store_true", help="print only the result")
     p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("sandbox", help="sandbox backends: build the docker image, gc, status")
+    p.add_argument("action", choices=["build", "gc", "status"])
+    p.add_argument(
+        "--image", help="image name (default $MLE_GYM_DOCKER_IMAGE or mle-gym-runtime:py<X.Y>)"
+    )
+    p.add_argument("--force", action="store_true", help="rebuild even if up to date")
+    p.add_argument(
+        "--all-hosts",
+        action="store_true",
+        help="gc: also remove containers of other hosts sharing the engine",
+    )
+    p.set_defaults(func=cmd_sandbox)
 
     p = sub.add_parser("grade", help="grade a submission file with the task's grader")
     p.add_argument("--task", required=True)

@@ -45,6 +45,7 @@ from mle_gym.grading import GradeReport, InvalidSubmission, grade_submission, in
 from mle_gym.grading.csvread import read_submission
 from mle_gym.grading.validation import validate_submission_frame
 from mle_gym.sandbox import Sandbox, SandboxLimits, check_kind, default_kind, make_sandbox
+from mle_gym.sandbox.kernel import PythonKernel
 from mle_gym.spaces import FreeText, ToolCallSpace
 from mle_gym.tasks import Limits, TaskSpec, get_task
 from mle_gym.tools.builtin import BUILTIN_TOOLS, ToolContext
@@ -86,8 +87,10 @@ class MLEEnv(gym.Env[str, Any]):
             "kaggle", "replica" or "bundled".
         replica_seed: which replica variant to use (``options={"replica_seed": n}``
             overrides it for one episode).
-        sandbox: "local" (bubblewrap; default, or ``$MLE_GYM_SANDBOX``) or
-            "unsafe-local" (no isolation; debugging only).
+        sandbox: "local" (bubblewrap; default, or ``$MLE_GYM_SANDBOX``), "docker"
+            (one container per episode) or "unsafe-local" (no isolation; debugging only).
+        docker_image: image for sandbox="docker" (default ``$MLE_GYM_DOCKER_IMAGE`` or
+            ``mle-gym-runtime:py<X.Y>``, built by ``mle-gym sandbox build``).
         reward_mode: "auto", "percentile", "medal", "normalized" or "raw".
         max_episode_steps: step budget when the env is built directly; through
             ``gymnasium.make`` use its ``max_episode_steps`` argument.
@@ -112,6 +115,7 @@ class MLEEnv(gym.Env[str, Any]):
         data: str = "auto",
         replica_seed: int = 0,
         sandbox: str | None = None,
+        docker_image: str | None = None,
         reward_mode: str = "auto",
         max_episode_steps: int | None = None,
         time_budget_s: float | None = None,
@@ -141,6 +145,7 @@ class MLEEnv(gym.Env[str, Any]):
         self.data_choice = data
         self.replica_seed = int(replica_seed)
         self.sandbox_kind = check_kind(sandbox or default_kind())
+        self.docker_image = docker_image
         self.reward_mode = reward_mode
         self.grade_on_truncation = grade_on_truncation
         self.render_mode = render_mode
@@ -246,6 +251,8 @@ class MLEEnv(gym.Env[str, Any]):
             SandboxLimits(
                 memory_mb=lim.memory_mb, pids=lim.pids, cpus=lim.cpus, cpu_time_s=lim.cpu_time_s
             ),
+            image=self.docker_image,
+            episode_id=self.episode_id,
         )
         fs = SandboxFS(self._sandbox.mounts, self._sandbox.file_owner)
         self._ctx = ToolContext(
@@ -255,6 +262,7 @@ class MLEEnv(gym.Env[str, Any]):
             max_observation_chars=self.max_observation_chars,
             submission_path=f"/workspace/{self.task.submission.file}",
             validate=self._validate,
+            kernel=PythonKernel(self._sandbox, lim.memory_mb),
         )
         self._sample_ids = None
         self._steps = 0
@@ -519,6 +527,8 @@ class MLEEnv(gym.Env[str, Any]):
         if self._trajectory is not None:
             self._trajectory.close()
             self._trajectory = None
+        if self._ctx is not None and self._ctx.kernel is not None:
+            self._ctx.kernel.close()
         if self._sandbox is not None:
             try:
                 self._sandbox.close()

@@ -23,8 +23,9 @@ def mle_gym_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 
 
 @pytest.fixture
-def make_env():
-    """``make_env(**kwargs)`` -> a spaceship-titanic env on replica data; closed after the test."""
+def make_env(backend: str):
+    """``make_env(**kwargs)`` -> a spaceship-titanic env on replica data with the current
+    backend's sandbox; closed after the test."""
     import gymnasium as gym
 
     import mle_gym  # noqa: F401
@@ -33,6 +34,7 @@ def make_env():
 
     def factory(**kwargs):
         kwargs.setdefault("data", "replica")
+        kwargs.setdefault("sandbox", backend)
         env = gym.make("MLEBench/spaceship-titanic-v0", **kwargs)
         envs.append(env)
         return env
@@ -40,3 +42,54 @@ def make_env():
     yield factory
     for env in envs:
         env.close()
+
+
+def _requested_backends() -> list[str]:
+    """Backends the conformance tests run on: ``$MLE_GYM_TEST_BACKENDS`` (default: all)."""
+    raw = os.environ.get("MLE_GYM_TEST_BACKENDS", "local,docker")
+    return [b.strip() for b in raw.split(",") if b.strip()]
+
+
+@pytest.fixture(scope="session")
+def docker_image() -> str:
+    """The docker sandbox image, built registry-free if missing (fails if docker is absent)."""
+    from mle_gym.sandbox.base import SandboxUnavailable
+    from mle_gym.sandbox.docker import client_from_env
+    from mle_gym.sandbox.image import build_image
+
+    try:
+        client = client_from_env()
+    except SandboxUnavailable as exc:
+        pytest.fail(
+            f"docker backend tests were requested but {exc}. Start dockerd (see .ci/run) or "
+            "run with MLE_GYM_TEST_BACKENDS=local to test the local backend only."
+        )
+    return build_image(client=client)
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Run every test that uses ``backend`` once per requested backend (or the one it needs)."""
+    if "backend" in metafunc.fixturenames:
+        only = metafunc.definition.get_closest_marker("only_backend")
+        backends = [only.args[0]] if only else _requested_backends()
+        metafunc.parametrize("backend", backends, indirect=True)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Deselect (never skip) tests of a backend the run did not request."""
+    requested = set(_requested_backends())
+    keep, drop = [], []
+    for item in items:
+        only = item.get_closest_marker("only_backend")
+        (drop if only and only.args[0] not in requested else keep).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
+
+
+@pytest.fixture
+def backend(request: pytest.FixtureRequest) -> str:
+    """A sandbox backend name; docker tests first make sure the image exists."""
+    if request.param == "docker":
+        request.getfixturevalue("docker_image")
+    return request.param

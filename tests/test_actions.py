@@ -121,6 +121,7 @@ def test_schemas_are_openai_function_format_with_flat_parameters() -> None:
         "write_file",
         "edit_file",
         "execute",
+        "python",
         "validate_submission",
         "submit",
     ]

@@ -379,23 +379,86 @@ def test_same_seed_same_observations_and_grade(make_env) -> None:
     assert grade_a == grade_b
 
 
+def _project_leftovers(uids: set[int]) -> list[str]:
+    """Processes of the given host uids, cgroups and containers of this process still there."""
+    found = []
+    for p in os.listdir("/proc"):
+        if p.isdigit():
+            with contextlib.suppress(OSError):
+                if os.stat(f"/proc/{p}").st_uid in uids:
+                    found.append(f"pid {p}")
+    for group in Path("/sys/fs/cgroup").glob(f"*/mle_gym/{os.getpid()}-*"):
+        found.append(f"cgroup {group}")
+    with contextlib.suppress(Exception):
+        import docker
+
+        client = docker.from_env()
+        mine = client.containers.list(
+            all=True, filters={"label": f"mle_gym.owner_pid={os.getpid()}"}
+        )
+        found += [f"container {c.short_id}" for c in mine]
+    return found
+
+
 def test_close_removes_workspace_and_processes(make_env) -> None:
     env = make_env()
     env.reset(seed=0)
     ws = env.unwrapped.workspace
     uid = getattr(env.unwrapped.sandbox, "uid", None)
     env.step(call("execute", command="(setsid sleep 600 &) ; echo ok"))
+    env.step(call("python", code="import subprocess; subprocess.Popen(['sleep', '600']); 1"))
     assert ws.is_dir()
     env.close()
     assert not ws.exists()
-    if uid is not None and uid != os.getuid():
-        procs = [p for p in os.listdir("/proc") if p.isdigit()]
-        owners = set()
-        for p in procs:
-            with contextlib.suppress(OSError):
-                owners.add(os.stat(f"/proc/{p}").st_uid)
-        assert uid not in owners
+    uids = {uid} if uid is not None and uid != os.getuid() else set()
+    assert _project_leftovers(uids) == []
     env.close()  # idempotent
+
+
+def test_python_tool_keeps_state_and_recovers_from_oom(make_env) -> None:
+    env = make_env(memory_mb=700)
+    env.reset(seed=0)
+    obs, *_, info = env.step(call("python", code="x = 41"))
+    assert info["ok"] and obs.startswith("[ok")
+    obs, *_, info = env.step(call("python", code="print(x + 1)"))
+    assert obs.splitlines()[1] == "42"
+    obs, *_, info = env.step(
+        call("python", code="import pandas as pd\ndf = pd.read_csv('data/train.csv')\nlen(df)")
+    )
+    assert info["ok"] and obs.endswith("Out: 7823")
+    obs, *_, info = env.step(call("python", code="import time; time.sleep(30)", timeout=1))
+    assert not info["ok"] and "interrupted: timeout after 1 s" in obs
+    obs, *_, info = env.step(call("python", code="b = bytearray(3 * 1024**3)"))
+    assert not info["ok"] and "interpreter died: killed by the memory limit" in obs
+    obs, *_, info = env.step(call("python", code="print('after restart')"))
+    assert info["ok"], obs
+    assert "a fresh Python interpreter was started" in obs and "memory limit" in obs
+    assert "after restart" in obs
+    obs, *_, info = env.step(call("python", code="x"))
+    assert not info["ok"] and "NameError" in obs
+    obs, *_, info = env.step(call("execute", command="echo shell-ok"))
+    assert info["ok"] and "shell-ok" in obs
+
+
+@pytest.mark.slow
+def test_twenty_abusive_episodes_leave_nothing_behind(make_env) -> None:
+    env = make_env(memory_mb=300, exec_timeout_s=1)
+    uids: set[int] = set()
+    for seed in range(20):
+        env.reset(seed=seed)
+        uid = getattr(env.unwrapped.sandbox, "uid", None)
+        if uid is not None and uid != os.getuid():
+            uids.add(uid)
+        _, *_, info = env.step(call("execute", command="setsid sleep 600 & sleep 30"))
+        assert info["tool_meta"]["timed_out"]
+        _, *_, info = env.step(call("execute", command="python -c 'b = bytearray(2**30)'"))
+        assert info["tool_meta"]["oom_killed"]
+        _, *_, info = env.step(call("python", code="import time; time.sleep(30)"))
+        assert info["tool_meta"]["status"] == "interrupted"
+        _, *_, info = env.step(call("python", code="b = bytearray(2**30)"))
+        assert info["tool_meta"]["status"] == "died"
+    env.close()
+    assert _project_leftovers(uids) == []
 
 
 def test_missing_bubblewrap_is_a_clear_error(

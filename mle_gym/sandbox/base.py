@@ -100,6 +100,27 @@ class ExecResult:
         return None
 
 
+class SpawnedProcess(abc.ABC):
+    """A long-lived process inside a sandbox with binary stdin/stdout pipes (e.g. the kernel)."""
+
+    @abc.abstractmethod
+    def write(self, data: bytes) -> None:
+        """Send bytes to the process's stdin; raise BrokenPipeError if it is gone."""
+
+    @abc.abstractmethod
+    def read(self, n: int, deadline: float) -> bytes:
+        """Up to ``n`` bytes of stdout; b"" at end of file; TimeoutError past ``deadline``
+        (a ``time.monotonic()`` value)."""
+
+    @abc.abstractmethod
+    def kill(self) -> None:
+        """Kill the process and everything it started (idempotent)."""
+
+    @abc.abstractmethod
+    def exit_status(self) -> int | None:
+        """The exit status once it has ended (128+N if killed by signal N), else None."""
+
+
 class Sandbox(abc.ABC):
     """One episode's isolated execution environment (see module docstring)."""
 
@@ -129,6 +150,15 @@ class Sandbox(abc.ABC):
     @abc.abstractmethod
     def exec(self, command: str, timeout_s: float) -> ExecResult:
         """Run ``command`` with ``/bin/sh -c`` in /workspace; never raises on agent behaviour."""
+
+    @abc.abstractmethod
+    def spawn(self, argv: list[str]) -> SpawnedProcess:
+        """Start a long-lived process in the sandbox (same isolation and limits as ``exec``,
+        except the per-process CPU-time limit); it lives until killed or ``close()``."""
+
+    def oom_kills(self) -> int | None:
+        """Processes killed by the memory limit so far in this sandbox (None if unknown)."""
+        return None
 
     @abc.abstractmethod
     def close(self) -> None:

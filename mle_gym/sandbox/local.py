@@ -25,6 +25,7 @@ import logging
 import os
 import shutil
 import signal
+import subprocess
 import tempfile
 import uuid
 from pathlib import Path
@@ -38,8 +39,9 @@ from mle_gym.sandbox.base import (
     SandboxError,
     SandboxLimits,
     SandboxUnavailable,
+    SpawnedProcess,
 )
-from mle_gym.sandbox.process import run_captured
+from mle_gym.sandbox.process import LocalProcess, run_captured
 from mle_gym.sandbox.runtime import ETC_DIRS, ETC_FILES, TOP_LEVEL_LINKS, Runtime, detect_runtime
 from mle_gym.sandbox.uids import UidLease
 
@@ -91,6 +93,7 @@ class LocalSandbox(Sandbox):
         self._lease: UidLease | None = None
         self._cgroups: cgroups.CgroupSet | None = None
         self._etc_dir = Path(tempfile.mkdtemp(prefix="mle_gym-etc-"))
+        self._spawned: list[LocalProcess] = []
         try:
             if self._privileged:
                 self._lease = UidLease()
@@ -110,7 +113,7 @@ class LocalSandbox(Sandbox):
                 self.uid, self.gid = os.getuid(), os.getgid()
             self._write_etc()
             self._env = self._sandbox_env(env or {})
-            self._prefix = self._build_prefix()
+            self._build_prefix()
         except BaseException:
             self.close()
             raise
@@ -169,9 +172,11 @@ class LocalSandbox(Sandbox):
         env.update(extra)
         return env
 
-    def _build_prefix(self) -> list[str]:
+    def _rlimits(self, cpu_limit: bool) -> list[str]:
         lim = self.limits
-        rl = [self._prlimit, f"--cpu={lim.cpu_time_s}:{lim.cpu_time_s + 2}", "--core=0"]
+        rl = [self._prlimit, "--core=0"]
+        if cpu_limit:
+            rl.append(f"--cpu={lim.cpu_time_s}:{lim.cpu_time_s + 2}")
         if self._cgroups is None:
             rl.append(f"--as={lim.memory_mb * 2**20}")
             nproc = lim.pids if self._privileged else lim.pids + _count_user_processes()
@@ -179,6 +184,14 @@ class LocalSandbox(Sandbox):
         else:
             rl.append(f"--nproc={lim.pids}")
         rl.append("--")
+        return rl
+
+    def _argv(self, inner: list[str], *, cpu_limit: bool = True) -> list[str]:
+        """The full host command line running ``inner`` inside the sandbox."""
+        return [*self._join, *self._rlimits(cpu_limit), *self._bwrap_args, *inner]
+
+    def _build_prefix(self) -> None:
+        lim = self.limits
 
         b = [self._bwrap]
         # Private /tmp, /proc and /dev first: binds below may live under /tmp on the host
@@ -230,13 +243,11 @@ class LocalSandbox(Sandbox):
                 "--no-new-privs",
                 "--",
             ]
-        b += ["/bin/sh", "-c"]
-
-        join: list[str] = []
+        self._bwrap_args = b
+        self._join: list[str] = []
         if self._cgroups is not None:
             script = " && ".join(f"echo $$ > {f}" for f in self._cgroups.procs_files)
-            join = ["/bin/sh", "-c", script + ' && exec "$@"', "mle-gym-join"]
-        return join + rl + b
+            self._join = ["/bin/sh", "-c", script + ' && exec "$@"', "mle-gym-join"]
 
     # -- running -----------------------------------------------------------------------------
 
@@ -255,12 +266,11 @@ class LocalSandbox(Sandbox):
         self._ensure_mountpoint()
         ooms_before = self._cgroups.oom_kills() if self._cgroups else 0
         out = run_captured(
-            [*self._prefix, command],
+            self._argv(["/bin/sh", "-c", command]),
             timeout_s=timeout_s,
             max_output_bytes=self.limits.max_output_bytes,
             env={"PATH": "/usr/bin:/bin:/usr/sbin:/sbin"},
-            on_kill=self._cgroups.kill_all if self._cgroups else None,
-        )
+        )  # killing the process group kills the command's whole pid namespace
         oom = bool(self._cgroups and self._cgroups.oom_kills() > ooms_before)
         rc = out.returncode
         sig = None
@@ -282,10 +292,33 @@ class LocalSandbox(Sandbox):
             signal=sig,
         )
 
+    def spawn(self, argv: list[str]) -> SpawnedProcess:
+        if self.closed:
+            raise SandboxError("sandbox is closed")
+        self._ensure_mountpoint()
+        proc = subprocess.Popen(
+            self._argv(list(argv), cpu_limit=False),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            close_fds=True,
+            env={"PATH": "/usr/bin:/bin:/usr/sbin:/sbin"},
+        )
+        spawned = LocalProcess(proc)
+        self._spawned.append(spawned)
+        return spawned
+
+    def oom_kills(self) -> int | None:
+        return self._cgroups.oom_kills() if self._cgroups is not None else None
+
     def close(self) -> None:
         if self.closed:
             return
         self.closed = True
+        for spawned in self._spawned:
+            spawned.kill()
+        self._spawned.clear()
         if self._cgroups is not None:
             self._cgroups.remove()
             self._cgroups = None

@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import contextlib
 import os
+import select
 import selectors
 import signal
 import subprocess
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+
+from mle_gym.sandbox.base import SpawnedProcess
 
 HEAD_BYTES = 64 * 1024
 TAIL_BYTES = 64 * 1024
@@ -140,3 +143,42 @@ def run_captured(
         timed_out=timed_out,
         output_limited=output_limited,
     )
+
+
+class LocalProcess(SpawnedProcess):
+    """A host child process with pipes, in its own process group (killed as a group)."""
+
+    def __init__(self, proc: subprocess.Popen[bytes]) -> None:
+        self.proc = proc
+        assert proc.stdin is not None and proc.stdout is not None
+        self._in = proc.stdin.fileno()
+        self._out = proc.stdout.fileno()
+
+    def write(self, data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            n = os.write(self._in, view)
+            view = view[n:]
+
+    def read(self, n: int, deadline: float) -> bytes:
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError("no output before the deadline")
+            ready, _, _ = select.select([self._out], [], [], min(remaining, 1.0))
+            if ready:
+                return os.read(self._out, n)
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            kill_group(self.proc.pid)
+        self.proc.wait()
+        for stream in (self.proc.stdin, self.proc.stdout):
+            if stream is not None and not stream.closed:
+                stream.close()
+
+    def exit_status(self) -> int | None:
+        rc = self.proc.poll()
+        if rc is None:
+            return None
+        return 128 - rc if rc < 0 else rc

@@ -12,9 +12,11 @@ from __future__ import annotations
 import logging
 import os
 import shutil
+import subprocess
+import sys
 
-from mle_gym.sandbox.base import ExecResult, Sandbox, SandboxError
-from mle_gym.sandbox.process import run_captured
+from mle_gym.sandbox.base import ExecResult, Sandbox, SandboxError, SpawnedProcess
+from mle_gym.sandbox.process import LocalProcess, run_captured
 
 log = logging.getLogger(__name__)
 
@@ -27,6 +29,7 @@ class UnsafeLocalSandbox(Sandbox):
     def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
         super().__init__(*args, **kwargs)
         log.warning("sandbox='unsafe-local': agent code runs on the host WITHOUT isolation")
+        self._spawned: list[LocalProcess] = []
         link = self.workspace / "data"
         if self.data is not None:
             if link.is_dir() and not link.is_symlink():
@@ -34,15 +37,18 @@ class UnsafeLocalSandbox(Sandbox):
             if not link.is_symlink():
                 link.symlink_to(self.data, target_is_directory=True)
 
-    def exec(self, command: str, timeout_s: float) -> ExecResult:
-        if self.closed:
-            raise SandboxError("sandbox is closed")
-        env = {
+    def _env(self) -> dict[str, str]:
+        return {
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
             "HOME": str(self.workspace),
             "LANG": "C.UTF-8",
             "PYTHONUNBUFFERED": "1",
         }
+
+    def exec(self, command: str, timeout_s: float) -> ExecResult:
+        if self.closed:
+            raise SandboxError("sandbox is closed")
+        env = self._env()
         out = run_captured(
             ["/bin/sh", "-c", command],
             timeout_s=timeout_s,
@@ -61,5 +67,26 @@ class UnsafeLocalSandbox(Sandbox):
             signal=-out.returncode if out.returncode is not None and out.returncode < 0 else None,
         )
 
+    def spawn(self, argv: list[str]) -> SpawnedProcess:
+        if self.closed:
+            raise SandboxError("sandbox is closed")
+        if argv and argv[0] == "python":
+            argv = [sys.executable, *argv[1:]]
+        proc = subprocess.Popen(
+            argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            cwd=str(self.workspace),
+            env=self._env(),
+        )
+        spawned = LocalProcess(proc)
+        self._spawned.append(spawned)
+        return spawned
+
     def close(self) -> None:
         self.closed = True
+        for spawned in self._spawned:
+            spawned.kill()
+        self._spawned.clear()

@@ -11,7 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from mle_gym.sandbox.base import Sandbox
-from mle_gym.tools.format import decode, format_exec, truncate
+from mle_gym.sandbox.kernel import PythonKernel
+from mle_gym.tools.format import decode, format_cell, format_exec, truncate
 from mle_gym.tools.fs import FsError, SandboxFS
 from mle_gym.tools.spec import ToolResult, ToolSpec, tool
 
@@ -26,6 +27,7 @@ class ToolContext:
     max_observation_chars: int
     submission_path: str
     validate: Callable[[str], ToolResult]
+    kernel: PythonKernel | None = None
     max_read_bytes: int = 8 * 2**20
     max_write_bytes: int = 64 * 2**20
     max_list_entries: int = 500
@@ -175,6 +177,37 @@ def execute(ctx: ToolContext, command: str, timeout: float | None = None) -> Too
 
 
 @tool
+def python(ctx: ToolContext, code: str, timeout: float | None = None) -> ToolResult:
+    """Run Python code in a persistent interpreter inside the sandbox.
+
+    Variables, imports and loaded data are kept between calls; the value of a final
+    expression is shown.
+
+    Args:
+        code: Python source, e.g. "import pandas as pd; df = pd.read_csv('data/train.csv')".
+        timeout: Seconds before the cell is interrupted (state is kept); default and
+            maximum: the task's command limit.
+    """
+    if ctx.kernel is None:
+        return ToolResult("python: no interpreter is available in this sandbox", ok=False)
+    if "\x00" in code:
+        return ToolResult("python: code contains a NUL byte", ok=False)
+    limit = ctx.exec_timeout_s if timeout is None else max(0.1, min(timeout, ctx.exec_timeout_s))
+    cell = ctx.kernel.run(code, limit)
+    return ToolResult(
+        format_cell(cell, ctx.max_observation_chars, limit),
+        ok=cell.status == "ok",
+        meta={
+            "status": cell.status,
+            "duration_s": round(cell.duration_s, 4),
+            "restarted": cell.restarted,
+            "died_reason": cell.died_reason,
+            "output_bytes": cell.output_bytes,
+        },
+    )
+
+
+@tool
 def validate_submission(ctx: ToolContext, path: str | None = None) -> ToolResult:
     """Check the submission file's format (columns, ids, values). It never reveals a score.
 
@@ -199,6 +232,7 @@ BUILTIN_TOOLS: tuple[ToolSpec, ...] = (
     write_file,
     edit_file,
     execute,
+    python,
     validate_submission,
     submit,
 )

@@ -8,6 +8,7 @@ observation is partial and can read the rest in ranges.
 from __future__ import annotations
 
 from mle_gym.sandbox.base import ExecResult
+from mle_gym.sandbox.kernel import CellResult
 
 
 def decode(data: bytes) -> str:
@@ -46,4 +47,36 @@ def format_exec(command: str, result: ExecResult, limit: int, timeout_s: float) 
     lines = [f"[{status} · {result.duration_s:.2f} s · {result.output_bytes:,} bytes of output]"]
     if body:
         lines.append(body.rstrip("\n"))
+    return "\n".join(lines)
+
+
+def format_cell(cell: CellResult, limit: int, timeout_s: float) -> str:
+    """The observation for a ``python`` call."""
+    lines = []
+    if cell.restarted:
+        why = f" (the previous one was {cell.previous_death})" if cell.previous_death else ""
+        lines.append(
+            f"[note: a fresh Python interpreter was started{why}; "
+            "variables from earlier calls are gone]"
+        )
+    if cell.status == "died":
+        lines.append(
+            f"[interpreter died: {cell.died_reason}; the next call starts a fresh interpreter]"
+        )
+    elif cell.status == "interrupted":
+        lines.append(f"[interrupted: timeout after {timeout_s:g} s · variables are kept]")
+    else:
+        lines.append(f"[{cell.status} · {cell.duration_s:.2f} s]")
+    omitted = cell.output_bytes - len(cell.head.encode()) - len(cell.tail.encode())
+    output = cell.head + (f"\n[... {omitted:,} bytes omitted ...]\n" if omitted > 0 else "")
+    output += cell.tail
+    budget = limit
+    if output:
+        text = truncate(output.rstrip("\n"), budget, total_bytes=cell.output_bytes)
+        lines.append(text)
+        budget = max(1000, budget - len(text))
+    if cell.traceback:
+        lines.append(truncate(cell.traceback.rstrip("\n"), budget))
+    if cell.result is not None:
+        lines.append("Out: " + truncate(cell.result, max(1000, budget // 2)))
     return "\n".join(lines)

@@ -11,8 +11,9 @@ sees it and never reach anything the agent could not reach:
   view*: an absolute link target is re-mapped through the mounts, never
   followed on the host, so a link to ``/root/.cache/...`` or ``/etc/passwd``
   points nowhere, exactly as inside the sandbox;
-* after opening, the descriptor's real host path is checked to lie under the
-  mount's host directory (this also defeats a link swapped in concurrently);
+* the host is then accessed by walking from the mount's root directory with
+  ``O_NOFOLLOW`` at every step, so even a link swapped in concurrently by a
+  process still running in the sandbox is never followed;
 * read-only mounts refuse writes; files the host creates get the sandbox uid.
 
 Every failure is a :class:`FsError` with a message meant for the agent.
@@ -24,6 +25,7 @@ import errno
 import os
 import posixpath
 import stat
+import threading
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +33,8 @@ from pathlib import Path
 from mle_gym.sandbox.base import WORKSPACE, Mount
 
 MAX_SYMLINK_HOPS = 40
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+_FILE_FLAGS = os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 
 
 class FsError(Exception):
@@ -52,7 +56,6 @@ class SandboxFS:
     def __init__(self, mounts: list[Mount], owner: tuple[int, int] | None = None) -> None:
         self.mounts = sorted(mounts, key=lambda m: len(m.target), reverse=True)
         self.owner = owner
-        self._real = {m.target: os.path.realpath(m.host) for m in self.mounts}
 
     # -- resolution --------------------------------------------------------------------------
 
@@ -97,12 +100,19 @@ class SandboxFS:
             try:
                 st = os.lstat(host)
             except FileNotFoundError:
-                if queue and any(p not in ("", ".") for p in queue):
-                    raise FsError(f"{path}: no such file or directory") from None
                 if must_exist:
                     raise FsError(f"{path}: no such file or directory") from None
+                # Creating: the rest of the path does not exist yet; take it literally.
                 stack.append(part)
-                continue
+                for rest in queue:
+                    if rest == "..":
+                        if stack:
+                            stack.pop()
+                    elif rest not in ("", "."):
+                        stack.append(rest)
+                break
+            except NotADirectoryError:
+                raise FsError(f"{path}: not a directory") from None
             except OSError as exc:
                 raise FsError(f"{path}: {exc.strerror}") from None
             last = not any(p not in ("", ".") for p in queue)
@@ -125,25 +135,59 @@ class SandboxFS:
         mount, host = mapped
         return Resolved(virtual=vpath, host=host, mount=mount)
 
-    def _check_fd(self, fd: int, res: Resolved) -> None:
-        real = os.readlink(f"/proc/self/fd/{fd}")
-        root = self._real[res.mount.target]
-        if not (real == root or real.startswith(root.rstrip("/") + "/")):
-            raise FsError(f"{res.virtual}: resolves outside the sandbox")
-
     # -- operations --------------------------------------------------------------------------
+    #
+    # Every host access walks from the mount's root with O_NOFOLLOW at each step, so no
+    # symlink is ever followed on the host, even one swapped in by a concurrent process.
+
+    def _open_dir(self, res: Resolved, *, create: bool = False) -> int:
+        """A descriptor of the directory ``res``; with ``create``, missing ones are made."""
+        rel = res.host.relative_to(res.mount.host).parts
+        fd = os.open(res.mount.host, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        try:
+            for part in rel:
+                try:
+                    nfd = os.open(part, _DIR_FLAGS, dir_fd=fd)
+                except FileNotFoundError:
+                    if not create:
+                        raise FsError(f"{res.virtual}: no such file or directory") from None
+                    if not res.mount.writable:
+                        raise FsError(f"{res.virtual}: read-only file system") from None
+                    os.mkdir(part, 0o755, dir_fd=fd)
+                    if self.owner is not None:
+                        os.chown(part, *self.owner, dir_fd=fd, follow_symlinks=False)
+                    nfd = os.open(part, _DIR_FLAGS, dir_fd=fd)
+                except OSError as exc:
+                    if exc.errno in (errno.ENOTDIR, errno.ELOOP):
+                        raise FsError(f"{res.virtual}: not a directory") from None
+                    raise FsError(f"{res.virtual}: {exc.strerror}") from None
+                os.close(fd)
+                fd = nfd
+        except BaseException:
+            os.close(fd)
+            raise
+        return fd
+
+    def _parent(self, res: Resolved) -> Resolved:
+        return Resolved(posixpath.dirname(res.virtual), res.host.parent, res.mount)
 
     def read_bytes(self, path: str, max_bytes: int) -> tuple[bytes, int]:
         """Return (first max_bytes bytes, total size) of a regular file."""
         res = self.resolve(path)
+        if res.host == res.mount.host:
+            raise FsError(f"{path}: is a directory (use list_files)")
+        dfd = self._open_dir(self._parent(res))
         try:
-            fd = os.open(res.host, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+            fd = os.open(res.host.name, _FILE_FLAGS | os.O_RDONLY, dir_fd=dfd)
         except IsADirectoryError:
             raise FsError(f"{path}: is a directory (use list_files)") from None
         except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                raise FsError(f"{path}: changed while being read") from None
             raise FsError(f"{path}: {exc.strerror}") from None
+        finally:
+            os.close(dfd)
         try:
-            self._check_fd(fd, res)
             st = os.fstat(fd)
             if stat.S_ISDIR(st.st_mode):
                 raise FsError(f"{path}: is a directory (use list_files)")
@@ -163,37 +207,22 @@ class SandboxFS:
 
     def write_bytes(self, path: str, data: bytes) -> Resolved:
         """Create or replace a file (parents created), atomically; owned by the sandbox uid."""
-        full = path if path.startswith("/") else f"{WORKSPACE}/{path}"
-        parent_raw = posixpath.dirname(full.rstrip("/")) or "/"
-        try:
-            res = self.resolve(path, must_exist=False)
-        except FsError:
-            res = None
-        if res is not None and not res.mount.writable:
-            raise FsError(f"{path}: read-only file system (task data cannot be modified)")
-        self.makedirs(parent_raw)
         res = self.resolve(path, must_exist=False)
         if not res.mount.writable:
             raise FsError(f"{path}: read-only file system (task data cannot be modified)")
         if res.host == res.mount.host:
             raise FsError(f"{path}: is a directory")
-        if os.path.isdir(res.host) and not os.path.islink(res.host):
-            raise FsError(f"{path}: is a directory")
-        parent = res.virtual.rsplit("/", 1)[0]
-        pres = self.resolve(parent)
-        if pres.mount.target != res.mount.target and not pres.mount.writable:
-            raise FsError(f"{path}: read-only file system")
-        dfd = os.open(pres.host, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        dfd = self._open_dir(self._parent(res), create=True)
         try:
-            self._check_fd(dfd, pres)
-            name = os.path.basename(res.host)
-            tmp = f".{name}.mle_gym-tmp-{os.getpid()}"
-            fd = os.open(
-                tmp,
-                os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
-                0o644,
-                dir_fd=dfd,
-            )
+            name = res.host.name
+            try:
+                existing = os.stat(name, dir_fd=dfd, follow_symlinks=False)
+                if stat.S_ISDIR(existing.st_mode):
+                    raise FsError(f"{path}: is a directory")
+            except FileNotFoundError:
+                pass
+            tmp = f".{name[:100]}.mle_gym-tmp-{os.getpid()}-{threading.get_ident()}"
+            fd = os.open(tmp, _FILE_FLAGS | os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644, dir_fd=dfd)
             try:
                 view = memoryview(data)
                 while view:
@@ -204,73 +233,71 @@ class SandboxFS:
             except OSError as exc:
                 os.close(fd)
                 os.unlink(tmp, dir_fd=dfd)
-                if exc.errno == errno.ENOSPC:
+                if exc.errno in (errno.ENOSPC, errno.EDQUOT):
                     raise FsError(f"{path}: no space left on device") from None
-                raise
+                raise FsError(f"{path}: {exc.strerror}") from None
             os.close(fd)
             os.replace(tmp, name, src_dir_fd=dfd, dst_dir_fd=dfd)
         finally:
             os.close(dfd)
         return res
 
-    def makedirs(self, vdir: str) -> None:
-        """Create ``vdir`` and missing parents inside a writable mount."""
-        try:
-            res: Resolved | None = self.resolve(vdir)
-        except FsError:
-            res = None
-        if res is not None:
-            if not os.path.isdir(res.host):
-                raise FsError(f"{vdir}: not a directory")
-            return
-        parent = posixpath.dirname(vdir.rstrip("/")) or "/"
-        if parent == vdir or vdir in ("", "/"):
-            raise FsError(f"{vdir}: cannot be created")
-        self.makedirs(parent)
-        res = self.resolve(vdir, must_exist=False)
-        if not res.mount.writable:
-            raise FsError(f"{vdir}: read-only file system")
-        os.mkdir(res.host, 0o755)
-        if self.owner is not None:
-            os.chown(res.host, *self.owner, follow_symlinks=False)
-
     def list_dir(self, path: str, depth: int, max_entries: int) -> tuple[list[str], bool]:
         """Lines ``relative/path  size`` (dirs end in '/'), breadth-first; (lines, truncated)."""
         res = self.resolve(path)
-        if not os.path.isdir(res.host):
-            raise FsError(f"{path}: not a directory")
+        try:
+            root_fd = self._open_dir(res)
+        except FsError:
+            raise FsError(f"{path}: not a directory") from None
         lines: list[str] = []
-        queue: deque[tuple[str, str, int]] = deque([(res.virtual, "", 1)])
-        while queue:
-            vdir, rel, level = queue.popleft()
-            sub = self.resolve(vdir)
-            try:
-                entries = sorted(os.scandir(sub.host), key=lambda e: e.name)
-            except OSError as exc:
-                lines.append(f"{rel or '.'}: cannot list ({exc.strerror})")
-                continue
-            for entry in entries:
-                if ".mle_gym-tmp-" in entry.name:
-                    continue
-                if len(lines) >= max_entries:
-                    return lines, True
-                vchild = f"{vdir.rstrip('/')}/{entry.name}"
-                rchild = f"{rel}{entry.name}"
-                mapped = self._map(vchild)
-                host = mapped[1] if mapped else Path(entry.path)
+        queue: deque[tuple[str, str, int, int]] = deque([(res.virtual, "", 1, root_fd)])
+        try:
+            while queue:
+                vdir, rel, level, dfd = queue.popleft()
                 try:
-                    st = os.lstat(host)
-                except OSError:
+                    names = sorted(os.listdir(dfd))
+                except OSError as exc:
+                    lines.append(f"{rel or '.'}: cannot list ({exc.strerror})")
+                    os.close(dfd)
                     continue
-                if stat.S_ISLNK(st.st_mode):
-                    lines.append(f"{rchild} -> {os.readlink(host)}")
-                elif stat.S_ISDIR(st.st_mode):
-                    ro = "" if (mapped and mapped[0].writable) else "  (read-only)"
-                    lines.append(f"{rchild}/{ro}")
-                    if level < depth:
-                        queue.append((vchild, rchild + "/", level + 1))
-                else:
-                    lines.append(f"{rchild}  {_human(st.st_size)}")
+                for name in names:
+                    if ".mle_gym-tmp-" in name:
+                        continue
+                    if len(lines) >= max_entries:
+                        os.close(dfd)
+                        return lines, True
+                    vchild = f"{vdir.rstrip('/')}/{name}"
+                    rchild = f"{rel}{name}"
+                    child_mount = next((m for m in self.mounts if m.target == vchild), None)
+                    try:
+                        if child_mount is not None:
+                            st = os.stat(child_mount.host)
+                        else:
+                            st = os.stat(name, dir_fd=dfd, follow_symlinks=False)
+                    except OSError:
+                        continue
+                    if stat.S_ISLNK(st.st_mode):
+                        lines.append(f"{rchild} -> {os.readlink(name, dir_fd=dfd)}")
+                    elif stat.S_ISDIR(st.st_mode):
+                        mapped = self._map(vchild)
+                        owner = child_mount or (mapped[0] if mapped else None)
+                        ro = "" if owner is not None and owner.writable else "  (read-only)"
+                        lines.append(f"{rchild}/{ro}")
+                        if level < depth:
+                            try:
+                                if child_mount is not None:
+                                    cfd = self._open_dir(self.resolve(vchild))
+                                else:
+                                    cfd = os.open(name, _DIR_FLAGS, dir_fd=dfd)
+                            except (OSError, FsError):
+                                continue
+                            queue.append((vchild, rchild + "/", level + 1, cfd))
+                    else:
+                        lines.append(f"{rchild}  {_human(st.st_size)}")
+                os.close(dfd)
+        finally:
+            for item in queue:
+                os.close(item[3])
         return lines, False
 
 

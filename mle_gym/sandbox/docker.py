@@ -1,0 +1,536 @@
+"""The docker backend: one long-lived container per episode, commands by ``docker exec``.
+
+The container (created with the ``docker`` SDK, so ``$DOCKER_HOST`` and the TLS
+variables are honoured) has no network, memory (+swap), pids and CPU limits,
+every capability dropped, ``no-new-privileges``, a read-only root, a private
+``/tmp``, the workspace bound read-write and the task's public data read-only.
+Its main process is root (with no capabilities) waiting on stdin; agent
+commands run as an unprivileged uid.
+
+* **Timeouts**: the host enforces each command's wall deadline and, on expiry
+  (or when the output cap is hit), kills every agent process outside the Python
+  interpreter's session from inside the container.
+* **Nothing outlives a step**: after each command, the same sweep removes what
+  it left running in the background, as the local backend's pid namespace does.
+* **OOM**: the container's cgroup ``oom_kill`` counter is read before and after
+  each command inside the container, so an OOM kill is told apart from a
+  timeout or a plain SIGKILL, on remote engines too.
+* **Cleanup**: ``close()`` removes the container. The host keeps the container's
+  stdin attached; if the host process dies the stream closes, the main process
+  exits and the container removes itself (``auto_remove``). Containers are
+  labelled (episode, owner pid, owner host); ``mle-gym sandbox gc`` removes
+  those whose owner process is gone.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import re
+import socket
+import struct
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+from mle_gym.sandbox.base import (
+    DATA_DIR,
+    WORKSPACE,
+    ExecResult,
+    Sandbox,
+    SandboxError,
+    SandboxLimits,
+    SandboxUnavailable,
+    SpawnedProcess,
+)
+from mle_gym.sandbox.image import AGENT_UID, PATH_IN_IMAGE, default_image
+from mle_gym.sandbox.process import OutputCapture
+
+log = logging.getLogger(__name__)
+
+LABEL = "mle_gym"
+MARK = "\x1emle-gym-exit\x1f"
+_TRAILER = re.compile(rb"\n?\x1emle-gym-exit\x1f(-?\d+) (\d*) (\d*)\n?$")
+# Shell snippets run as the agent uid inside the container. They use only dash
+# builtins (no fork), so they still work when the agent has exhausted the pids limit.
+# oom_read(var) sets $var to the cgroup's oom_kill counter (empty if unreadable).
+
+
+def _oom_read(var: str) -> str:
+    return (
+        f'{var}=; while read -r key val; do [ "$key" = oom_kill ] && {var}=$val; done '
+        "< /sys/fs/cgroup/memory/memory.oom_control 2>/dev/null"
+    )
+
+
+OOM_COUNT = _oom_read("c") + "; printf '%s' \"$c\""
+# SWEEP ($1 = the interpreter's session id, 0 if none): freeze every process outside
+# that session (except this shell) until a pass finds nothing new to freeze, so a
+# fork bomb cannot outrun it, then kill them all. Root's processes refuse the signal.
+SWEEP = (
+    'k="$1"; me=$$; r=0; new=1; '
+    'while [ "$new" -gt 0 ] && [ "$r" -lt 200 ]; do new=0; r=$((r+1)); '
+    'for d in /proc/[0-9]*; do p=${d#/proc/}; [ "$p" = "$me" ] && continue; '
+    'line=; read -r line < "$d/stat" 2>/dev/null || continue; set -- ${line##*) }; '
+    '[ "$4" = "$k" ] && continue; [ "$1" = T ] && continue; '
+    'kill -STOP "$p" 2>/dev/null && new=$((new+1)); done; done; '
+    'for d in /proc/[0-9]*; do p=${d#/proc/}; [ "$p" = "$me" ] && continue; '
+    'line=; read -r line < "$d/stat" 2>/dev/null || continue; set -- ${line##*) }; '
+    '[ "$4" = "$k" ] && continue; kill -KILL "$p" 2>/dev/null; done'
+)
+# KILL_SESSION ($1 = a session id): kill every process of that session.
+KILL_SESSION = (
+    'for d in /proc/[0-9]*; do line=; read -r line < "$d/stat" 2>/dev/null || continue; '
+    'set -- ${line##*) }; [ "$4" = "$K" ] && kill -KILL "${d#/proc/}" 2>/dev/null; done'
+)
+# WRAPPER ($1 = interpreter session, $2 = command, $3 = CPU seconds): run the command
+# under the CPU-time limit, sweep what it left, and print a trailer with the exit
+# status and the OOM counter before and after.
+WRAPPER = (
+    f"{_oom_read('o')}; "
+    '(ulimit -S -t "$3" && ulimit -H -t "$(($3 + 2))" && exec sh -c "$2") </dev/null 2>&1; '
+    f'rc=$?; set -- "$1"; {SWEEP}; '
+    f'{_oom_read("n")}; printf \'\\n{MARK}%s %s %s\\n\' "$rc" "$o" "$n"'
+)
+
+
+def client_from_env() -> Any:
+    """A docker client for ``$DOCKER_HOST`` (or the local socket), or SandboxUnavailable."""
+    try:
+        import docker
+    except ImportError as exc:
+        raise SandboxUnavailable(
+            "sandbox='docker' needs the docker SDK: pip install 'mle-gym[docker]'"
+        ) from exc
+    try:
+        client = docker.from_env()
+        client.ping()
+    except Exception as exc:
+        where = os.environ.get("DOCKER_HOST", "unix:///var/run/docker.sock")
+        raise SandboxUnavailable(
+            f"cannot reach the Docker engine at {where} ({exc}); start it (e.g. `dockerd &`) "
+            "or set DOCKER_HOST"
+        ) from exc
+    return client
+
+
+class _ExecStream:
+    """Reads docker's multiplexed exec/attach stream (8-byte frame headers) from a socket."""
+
+    def __init__(self, sock: Any) -> None:
+        self.raw: socket.socket = getattr(sock, "_sock", sock)
+        self._buf = bytearray()
+        self._pos = 0
+
+    def _fill(self, n: int, deadline: float) -> bool:
+        """Make ``n`` unread bytes available; False at end of stream."""
+        while len(self._buf) - self._pos < n:
+            if self._pos > (1 << 20):
+                del self._buf[: self._pos]
+                self._pos = 0
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError
+            self.raw.settimeout(min(remaining, 1.0))
+            try:
+                chunk = self.raw.recv(1 << 18)
+            except TimeoutError:
+                continue
+            except OSError:
+                return False
+            if not chunk:
+                return False
+            self._buf += chunk
+        return True
+
+    def frame(self, deadline: float) -> tuple[int, bytes] | None:
+        """Next (stream id, payload), or None at end of stream."""
+        if not self._fill(8, deadline):
+            return None
+        p = self._pos
+        stream = self._buf[p]
+        (size,) = struct.unpack_from(">I", self._buf, p + 4)
+        if not self._fill(8 + size, deadline):
+            return None
+        p = self._pos
+        payload = bytes(self._buf[p + 8 : p + 8 + size])
+        self._pos = p + 8 + size
+        return stream, payload
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self.raw.shutdown(socket.SHUT_RDWR)
+        with contextlib.suppress(OSError):
+            self.raw.close()
+
+
+class DockerProcess(SpawnedProcess):
+    """A long-lived exec (the Python interpreter) with stdin attached."""
+
+    def __init__(self, sandbox: DockerSandbox, exec_id: str, sock: Any) -> None:
+        self.sandbox = sandbox
+        self.exec_id = exec_id
+        self.stream = _ExecStream(sock)
+        self._pending = b""
+        self._eof = False
+        self.sid: int | None = None
+
+    def write(self, data: bytes) -> None:
+        if self._eof:
+            raise BrokenPipeError("the process has ended")
+        self.stream.raw.settimeout(30)
+        self.stream.raw.sendall(data)
+
+    def read(self, n: int, deadline: float) -> bytes:
+        while not self._pending:
+            if self._eof:
+                return b""
+            frame = self.stream.frame(deadline)
+            if frame is None:
+                self._eof = True
+                return b""
+            kind, payload = frame
+            if kind == 1:
+                self._pending += payload
+            else:
+                log.debug("interpreter stderr: %r", payload[:500])
+        data, self._pending = self._pending[:n], self._pending[n:]
+        return data
+
+    def kill(self) -> None:
+        if self.sid and not self.sandbox.closed:
+            self.sandbox._kill_session(self.sid)
+            if self.sandbox._kernel_sid == self.sid:
+                self.sandbox._kernel_sid = 0
+        self.sid = None
+        self._eof = True
+        self.stream.close()
+
+    def exit_status(self) -> int | None:
+        try:
+            info = self.sandbox.client.api.exec_inspect(self.exec_id)
+        except Exception:
+            return None
+        if info.get("Running"):
+            return None
+        return info.get("ExitCode")
+
+
+class DockerSandbox(Sandbox):
+    """One container per episode (see module docstring)."""
+
+    kind = "docker"
+
+    def __init__(
+        self,
+        workspace: Path,
+        data: Path | None,
+        limits: SandboxLimits,
+        *,
+        image: str | None = None,
+        env: dict[str, str] | None = None,
+        client: Any = None,
+        episode_id: str | None = None,
+    ) -> None:
+        super().__init__(workspace, data, limits)
+        self.client = client or client_from_env()
+        self.image = image or default_image()
+        import docker
+
+        try:
+            self.client.images.get(self.image)
+        except docker.errors.ImageNotFound:
+            raise SandboxUnavailable(
+                f"docker image {self.image!r} not found. Build it without a registry with "
+                f"`mle-gym sandbox build` (or `docker build -f envs/Dockerfile -t {self.image} .`)"
+            ) from None
+        self.uid = AGENT_UID if os.geteuid() == 0 else os.getuid()
+        self.gid = AGENT_UID if os.geteuid() == 0 else os.getgid()
+        if os.geteuid() == 0:
+            _chown_tree(workspace, self.uid, self.gid)
+        self.episode_id = episode_id or uuid.uuid4().hex[:12]
+        self._kernel_sid = 0
+        self._spawned: list[DockerProcess] = []
+        self._env = self._sandbox_env(env or {})
+        self.container_id = ""
+        self._stdin: _ExecStream | None = None
+        try:
+            self._start_container()
+        except BaseException:
+            self.close()
+            raise
+
+    @property
+    def file_owner(self) -> tuple[int, int] | None:
+        return (self.uid, self.gid) if os.geteuid() == 0 else None
+
+    def _sandbox_env(self, extra: dict[str, str]) -> dict[str, str]:
+        threads = str(max(1, int(self.limits.cpus)))
+        env = {
+            "PATH": PATH_IN_IMAGE,
+            "HOME": WORKSPACE,
+            "USER": "agent",
+            "LANG": "C.UTF-8",
+            "LC_ALL": "C.UTF-8",
+            "TMPDIR": "/tmp",
+            "TERM": "dumb",
+            "PYTHONUNBUFFERED": "1",
+            "MPLBACKEND": "Agg",
+            "MPLCONFIGDIR": "/tmp/matplotlib",
+            "OMP_NUM_THREADS": threads,
+            "OPENBLAS_NUM_THREADS": threads,
+            "MKL_NUM_THREADS": threads,
+        }
+        env.update(extra)
+        return env
+
+    def _start_container(self) -> None:
+        api = self.client.api
+        lim = self.limits
+        binds = {str(self.workspace): {"bind": WORKSPACE, "mode": "rw"}}
+        if self.data is not None:
+            (self.workspace / "data").mkdir(exist_ok=True)
+            binds[str(self.data)] = {"bind": DATA_DIR, "mode": "ro"}
+        host_config = api.create_host_config(
+            binds=binds,
+            network_mode="none",
+            mem_limit=lim.memory_mb * 2**20,
+            memswap_limit=lim.memory_mb * 2**20,
+            pids_limit=lim.pids,
+            nano_cpus=int(lim.cpus * 1e9),
+            cap_drop=["ALL"],
+            security_opt=["no-new-privileges"],
+            read_only=True,
+            tmpfs={
+                "/tmp": f"rw,nosuid,nodev,size={lim.tmp_mb}m,mode=1777",
+                "/dev/shm": "rw,nosuid,nodev,size=256m,mode=1777",
+            },
+            ulimits=[{"Name": "core", "Soft": 0, "Hard": 0}],
+            init=True,
+            auto_remove=True,
+        )
+        container = api.create_container(
+            self.image,
+            command=["sh", "-c", "cat >/dev/null"],
+            user="0:0",
+            working_dir=WORKSPACE,
+            environment=self._env,
+            stdin_open=True,
+            detach=False,
+            network_disabled=True,
+            labels={
+                LABEL: "1",
+                f"{LABEL}.episode": self.episode_id,
+                f"{LABEL}.owner_pid": str(os.getpid()),
+                f"{LABEL}.owner_host": socket.gethostname(),
+            },
+            host_config=host_config,
+        )
+        self.container_id = container["Id"]
+        sock = api.attach_socket(self.container_id, params={"stdin": 1, "stream": 1})
+        self._stdin = _ExecStream(sock)
+        api.start(self.container_id)
+
+    # -- running -------------------------------------------------------------------------------
+
+    def _exec_socket(self, argv: list[str], *, stdin: bool = False) -> tuple[str, Any]:
+        api = self.client.api
+        created = api.exec_create(
+            self.container_id,
+            argv,
+            stdin=stdin,
+            stdout=True,
+            stderr=True,
+            user=f"{self.uid}:{self.gid}",
+            workdir=WORKSPACE,
+            environment=self._env,
+        )
+        return created["Id"], api.exec_start(created["Id"], socket=True)
+
+    def _quick(self, argv: list[str], timeout_s: float = 30) -> bytes:
+        """Run a short helper command as the agent uid and return its output."""
+        _, sock = self._exec_socket(argv)
+        stream = _ExecStream(sock)
+        out = b""
+        deadline = time.monotonic() + timeout_s
+        try:
+            while (frame := stream.frame(deadline)) is not None:
+                out += frame[1]
+        except TimeoutError:
+            log.warning("helper command %s timed out", argv[:3])
+        finally:
+            stream.close()
+        return out
+
+    def _sweep(self) -> None:
+        """Kill every agent process outside the interpreter's session.
+
+        If the agent has used up the pids limit, not even the sweep could start, so
+        the limit is raised by a few processes for the sweep and then restored.
+        """
+        argv = ["sh", "-c", SWEEP, "sweep", str(self._kernel_sid)]
+        try:
+            self._quick(argv)
+            return
+        except Exception as exc:
+            log.info("sweep could not start (%s); lifting the pids limit briefly", exc)
+        self._set_pids_limit(self.limits.pids + 8)
+        try:
+            self._quick(argv)
+        finally:
+            self._set_pids_limit(self.limits.pids)
+
+    def _set_pids_limit(self, limit: int) -> None:
+        api = self.client.api
+        url = api._url("/containers/{0}/update", self.container_id)
+        api._raise_for_status(api._post_json(url, data={"PidsLimit": limit}))
+
+    def _kill_session(self, sid: int) -> None:
+        with contextlib.suppress(Exception):
+            self._quick(["sh", "-c", f"K={int(sid)}; {KILL_SESSION}"])
+
+    def exec(self, command: str, timeout_s: float) -> ExecResult:
+        if self.closed:
+            raise SandboxError("sandbox is closed")
+        start = time.monotonic()
+        deadline = start + max(timeout_s, 0.0)
+        _, sock = self._exec_socket(
+            [
+                "sh",
+                "-c",
+                WRAPPER,
+                "mle-gym-exec",
+                str(self._kernel_sid),
+                command,
+                str(self.limits.cpu_time_s),
+            ]
+        )
+        stream = _ExecStream(sock)
+        capture = OutputCapture()
+        timed_out = output_limited = False
+        try:
+            while True:
+                try:
+                    frame = stream.frame(deadline)
+                except TimeoutError:
+                    timed_out = True
+                    break
+                if frame is None:
+                    break
+                capture.feed(frame[1])
+                if capture.total > self.limits.max_output_bytes + 256:
+                    output_limited = True
+                    break
+        finally:
+            stream.close()
+            if timed_out or output_limited:
+                self._sweep()
+        head, tail = capture.result()
+        rc: int | None = None
+        oom = False
+        total = capture.total
+        # The trailer ends the output, so it ends head+tail (which are contiguous whenever
+        # the trailer could straddle them).
+        match = _TRAILER.search(head + tail)
+        if match and not (timed_out or output_limited):
+            rc = int(match.group(1))
+            before, after = match.group(2), match.group(3)
+            oom = bool(before and after and int(after) > int(before))
+            cut = len(head) + len(tail) - match.start()
+            total -= cut
+            from_tail = min(cut, len(tail))
+            tail = tail[: len(tail) - from_tail]
+            head = head[: len(head) - (cut - from_tail)]
+        elif not (timed_out or output_limited):
+            rc = 137  # the wrapper itself was killed (e.g. by the OOM killer)
+        sig = rc - 128 if rc is not None and rc > 128 else None
+        return ExecResult(
+            exit_code=rc,
+            head=head,
+            tail=tail,
+            output_bytes=max(total, 0),
+            duration_s=time.monotonic() - start,
+            timed_out=timed_out,
+            oom_killed=oom,
+            cpu_limited=sig == 24,
+            output_limited=output_limited,
+            signal=sig,
+        )
+
+    def spawn(self, argv: list[str]) -> SpawnedProcess:
+        if self.closed:
+            raise SandboxError("sandbox is closed")
+        # The launcher reports its pid on stderr, then becomes the program. A docker exec
+        # process leads its own session, so that pid is also the session id that sweeps spare.
+        launcher = ["sh", "-c", 'echo "$$" >&2; exec "$@"', "mle-gym-spawn", *argv]
+        exec_id, sock = self._exec_socket(launcher, stdin=True)
+        proc = DockerProcess(self, exec_id, sock)
+        deadline = time.monotonic() + 30
+        frame = proc.stream.frame(deadline)
+        first = frame[1].split(b"\n", 1)[0].strip() if frame and frame[0] == 2 else b""
+        if not first.isdigit():
+            proc.kill()
+            raise SandboxError(f"could not start {argv[0]!r} in the container")
+        proc.sid = int(first)
+        self._kernel_sid = proc.sid
+        self._spawned.append(proc)
+        return proc
+
+    def oom_kills(self) -> int | None:
+        if self.closed:
+            return None
+        out = self._quick(["sh", "-c", OOM_COUNT]).strip()
+        return int(out) if out.isdigit() else None
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        for proc in self._spawned:
+            proc.stream.close()
+        self._spawned.clear()
+        if self.container_id:
+            with contextlib.suppress(Exception):
+                self.client.api.remove_container(self.container_id, force=True)
+        if self._stdin is not None:
+            self._stdin.close()
+            self._stdin = None
+
+
+def _chown_tree(root: Path, uid: int, gid: int) -> None:
+    os.chown(root, uid, gid)
+    for dirpath, dirnames, filenames in os.walk(root):
+        for name in dirnames + filenames:
+            p = os.path.join(dirpath, name)
+            if os.path.relpath(p, root) == "data":
+                continue
+            os.chown(p, uid, gid, follow_symlinks=False)
+
+
+def gc_containers(client: Any = None, *, all_hosts: bool = False) -> list[str]:
+    """Remove mle_gym containers whose owner process is gone; return their ids."""
+    client = client or client_from_env()
+    removed = []
+    me = socket.gethostname()
+    for c in client.containers.list(all=True, filters={"label": LABEL}):
+        labels = c.labels or {}
+        host = labels.get(f"{LABEL}.owner_host")
+        pid = labels.get(f"{LABEL}.owner_pid", "")
+        if host != me and not all_hosts:
+            continue
+        alive = False
+        if host == me and pid.isdigit():
+            try:
+                os.kill(int(pid), 0)
+                alive = True
+            except ProcessLookupError:
+                alive = False
+            except PermissionError:
+                alive = True
+        if not alive:
+            with contextlib.suppress(Exception):
+                c.remove(force=True)
+                removed.append(c.id)
+    return removed

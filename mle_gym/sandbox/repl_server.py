@@ -1,0 +1,218 @@
+"""A persistent Python interpreter that runs inside a sandbox (standard library only).
+
+The host starts it as ``python -c <this file's source>`` through the sandbox's
+``spawn`` and talks to it over stdin/stdout with length-prefixed JSON frames
+(4-byte big-endian length + UTF-8 JSON). The protocol uses duplicates of the
+original fds 0 and 1; user code sees stdin at /dev/null and its stdout and
+stderr (including those of child processes) captured per cell in a file under
+``$TMPDIR``.
+
+Frames from the host: ``{"code": str, "timeout": float}``.
+Frames to the host: first ``{"ready": true, "pid": int}``, then one per cell:
+``{"status": "ok" | "error" | "interrupted", "result": str | None,
+"traceback": str | None, "head": str, "tail": str, "output_bytes": int,
+"duration_s": float}``.
+
+Like an interactive session, the value of a final expression is shown (and
+bound to ``_``). A cell running past its timeout gets a KeyboardInterrupt in
+the main thread (the state is kept); if it does not stop, the host kills the
+interpreter. ``SystemExit`` and ``exit()`` are reported, not obeyed.
+"""
+
+import ast
+import builtins
+import contextlib
+import io
+import json
+import linecache
+import os
+import signal
+import struct
+import sys
+import tempfile
+import threading
+import time
+import traceback
+
+HEAD = 32 * 1024
+TAIL = 32 * 1024
+RESULT_LIMIT = 20_000
+
+
+def _setup():
+    """Move the protocol to private fds; point fds 0/1/2 at /dev/null and the capture file."""
+    proto_in = os.fdopen(os.dup(0), "rb", buffering=0)
+    proto_out = os.fdopen(os.dup(1), "wb", buffering=0)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.close(devnull)
+    fd, path = tempfile.mkstemp(prefix=".mle_gym_cell-")
+    os.close(fd)
+    capture = os.open(path, os.O_RDWR | os.O_APPEND | os.O_TRUNC)
+    os.unlink(path)
+    os.dup2(capture, 1)
+    os.dup2(capture, 2)
+    sys.stdin = open(os.devnull)  # noqa: SIM115 - lives as long as the interpreter
+    sys.stdout = io.TextIOWrapper(
+        os.fdopen(1, "wb", closefd=False),
+        encoding="utf-8",
+        errors="backslashreplace",
+        line_buffering=True,
+    )
+    sys.stderr = io.TextIOWrapper(
+        os.fdopen(2, "wb", closefd=False),
+        encoding="utf-8",
+        errors="backslashreplace",
+        line_buffering=True,
+    )
+    return proto_in, proto_out, capture
+
+
+def _read_exact(stream, n):
+    data = b""
+    while len(data) < n:
+        chunk = stream.read(n - len(data))
+        if not chunk:
+            return None
+        data += chunk
+    return data
+
+
+def _send(stream, obj):
+    payload = json.dumps(obj).encode("utf-8")
+    stream.write(struct.pack(">I", len(payload)) + payload)
+
+
+def _compile_cell(source, name):
+    tree = ast.parse(source, filename=name, mode="exec")
+    last = None
+    if tree.body and isinstance(tree.body[-1], ast.Expr):
+        last = ast.Expression(tree.body.pop().value)
+    body = compile(tree, name, "exec")
+    tail = compile(last, name, "eval") if last is not None else None
+    return body, tail
+
+
+def _format_exception(exc, name):
+    frames = traceback.extract_tb(exc.__traceback__)
+    keep = [i for i, f in enumerate(frames) if f.filename.startswith("<cell ")]
+    start = keep[0] if keep else len(frames)
+    lines = ["Traceback (most recent call last):\n"]
+    lines += traceback.format_list(frames[start:])
+    lines += traceback.format_exception_only(type(exc), exc)
+    return "".join(lines)
+
+
+class _Alarm:
+    """Interrupts the main thread after ``timeout`` seconds, unless disarmed first."""
+
+    def __init__(self, main_ident, timeout):
+        self.main_ident = main_ident
+        self.lock = threading.Lock()
+        self.armed = timeout > 0
+        self.timer = threading.Timer(timeout, self._fire) if self.armed else None
+        if self.timer:
+            self.timer.daemon = True
+            self.timer.start()
+
+    def _fire(self):
+        with self.lock:
+            if self.armed:
+                signal.pthread_kill(self.main_ident, signal.SIGINT)
+
+    def disarm(self):
+        with self.lock:
+            self.armed = False
+        if self.timer:
+            self.timer.cancel()
+
+
+def _run_cell(request, namespace, counter, capture, main_ident):
+    code = request.get("code", "")
+    timeout = float(request.get("timeout") or 0)
+    name = f"<cell {counter}>"
+    linecache.cache[name] = (len(code), None, code.splitlines(True), name)
+    os.ftruncate(capture, 0)
+    status, result, tb = "ok", None, None
+    started = time.monotonic()
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    alarm = _Alarm(main_ident, timeout)
+    try:
+        body, tail = _compile_cell(code, name)
+        exec(body, namespace)
+        if tail is not None:
+            value = eval(tail, namespace)
+            if value is not None:
+                namespace["_"] = value
+                text = repr(value)
+                if len(text) > RESULT_LIMIT:
+                    text = text[:RESULT_LIMIT] + f"... [{len(text):,} characters in total]"
+                result = text
+    except KeyboardInterrupt as exc:
+        status = "interrupted"
+        tb = _format_exception(exc, name)
+    except SystemExit as exc:
+        status = "error"
+        tb = f"SystemExit({exc.code!r}): the interpreter keeps running; state is kept.\n"
+    except BaseException as exc:  # every user error is reported
+        status = "error"
+        tb = _format_exception(exc, name)
+    finally:
+        alarm.disarm()
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    duration = time.monotonic() - started
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):  # a broken stream must not kill the kernel
+            stream.flush()
+    size = os.fstat(capture).st_size
+    head = os.pread(capture, HEAD, 0)
+    tail_bytes = os.pread(capture, TAIL, max(HEAD, size - TAIL)) if size > HEAD else b""
+    return {
+        "status": status,
+        "result": result,
+        "traceback": tb,
+        "head": head.decode("utf-8", "replace"),
+        "tail": tail_bytes.decode("utf-8", "replace"),
+        "output_bytes": size,
+        "duration_s": round(duration, 4),
+    }
+
+
+def main():
+    proto_in, proto_out, capture = _setup()
+    namespace = {"__name__": "__main__", "__builtins__": builtins}
+    main_ident = threading.main_thread().ident
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _send(proto_out, {"ready": True, "pid": os.getpid()})
+    counter = 0
+    while True:
+        try:
+            header = _read_exact(proto_in, 4)
+            if header is None:
+                return
+            (length,) = struct.unpack(">I", header)
+            payload = _read_exact(proto_in, length)
+            if payload is None:
+                return
+            request = json.loads(payload.decode("utf-8"))
+        except KeyboardInterrupt:
+            continue
+        counter += 1
+        try:
+            reply = _run_cell(request, namespace, counter, capture, main_ident)
+        except KeyboardInterrupt:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            reply = {
+                "status": "interrupted",
+                "result": None,
+                "head": "",
+                "tail": "",
+                "traceback": "KeyboardInterrupt\n",
+                "output_bytes": 0,
+                "duration_s": 0.0,
+            }
+        _send(proto_out, reply)
+
+
+if __name__ == "__main__":
+    main()
