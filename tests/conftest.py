@@ -93,3 +93,23 @@ def backend(request: pytest.FixtureRequest) -> str:
     if request.param == "docker":
         request.getfixturevalue("docker_image")
     return request.param
+
+
+_ran: dict[str, int] = {}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Count passed tests per sandbox backend."""
+    if report.when == "call" and report.passed:
+        for name in ("local", "docker"):
+            if f"[{name}" in report.nodeid or f"-{name}]" in report.nodeid:
+                _ran[name] = _ran.get(name, 0) + 1
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """In CI, a run in which the docker-backend tests did not run is a failure."""
+    if os.environ.get("CI") == "true" and session.testscollected > 50 and exitstatus == 0:
+        missing = [b for b in ("local", "docker") if not _ran.get(b)]
+        if missing:
+            print(f"\nCI: no passing tests ran on the {', '.join(missing)} backend(s)")
+            session.exitstatus = 1

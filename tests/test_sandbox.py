@@ -503,3 +503,67 @@ def test_docker_unreachable_engine_is_a_clear_error(
     monkeypatch.setenv("DOCKER_HOST", "unix:///nonexistent/docker.sock")
     with pytest.raises(SandboxUnavailable, match=r"/nonexistent/docker\.sock"):
         client_from_env()
+
+
+class _TcpToUnixProxy:
+    """A real TCP endpoint in front of the local engine's socket: a stand-in for a
+    remote engine reached through ``DOCKER_HOST=tcp://...``."""
+
+    def __init__(self, unix_path: str) -> None:
+        self.unix_path = unix_path
+        self.server = socket.socket()
+        self.server.bind(("127.0.0.1", 0))
+        self.server.listen(64)
+        self.port = self.server.getsockname()[1]
+        self.connections = 0
+        self._stop = False
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while not self._stop:
+            try:
+                client, _ = self.server.accept()
+            except OSError:
+                return
+            self.connections += 1
+            upstream = socket.socket(socket.AF_UNIX)
+            upstream.connect(self.unix_path)
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pump(src: socket.socket, dst: socket.socket) -> None:
+        try:
+            while data := src.recv(65536):
+                dst.sendall(data)
+        except OSError:
+            pass
+        finally:
+            with contextlib.suppress(OSError):
+                dst.shutdown(socket.SHUT_WR)
+
+    def close(self) -> None:
+        self._stop = True
+        self.server.close()
+
+
+@pytest.mark.only_backend("docker")
+def test_docker_host_is_honoured(
+    docker_image: str, layout: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    proxy = _TcpToUnixProxy("/var/run/docker.sock")
+    monkeypatch.setenv("DOCKER_HOST", f"tcp://127.0.0.1:{proxy.port}")
+    try:
+        sb = make_sandbox("docker", layout["ws"], layout["public"], SandboxLimits())
+        try:
+            r, out = run(sb, "cat data/train.csv")
+            assert r.ok and out == "id,y\n1,0\n"
+            k = PythonKernel(sb, 4096)
+            assert k.run("x = 2", 30).status == "ok"
+            assert k.run("x * 21", 30).result == "42"
+            k.close()
+        finally:
+            sb.close()
+        assert proxy.connections > 0
+    finally:
+        proxy.close()

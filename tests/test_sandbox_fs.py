@@ -164,3 +164,23 @@ def test_listing_shows_data_mount_read_only(fs: SandboxFS, tree: dict[str, Path]
 def test_bad_paths(fs: SandboxFS, bad: str) -> None:
     with pytest.raises(FsError):
         fs.read_bytes(bad, 10)
+
+
+def test_host_walk_never_follows_a_symlink_swapped_in_after_resolution(
+    fs: SandboxFS, tree: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A process still running in the sandbox may replace a checked directory by a link
+    between resolution and use; the descriptor walk must refuse to follow it."""
+    (tree["ws"] / "sub").mkdir()
+    stale = fs.resolve("sub/x.txt", must_exist=False)
+    (tree["ws"] / "sub").rmdir()
+    os.symlink(tree["priv"], tree["ws"] / "sub")  # the swap
+    monkeypatch.setattr(fs, "resolve", lambda *a, **k: stale)
+    with pytest.raises(FsError, match="not a directory"):
+        fs.write_bytes("sub/x.txt", b"overwritten")
+    with pytest.raises(FsError):
+        fs.read_bytes("sub/answers.csv", 100)
+    with pytest.raises(FsError):
+        fs.list_dir("sub", 1, 10)
+    assert sorted(p.name for p in tree["priv"].iterdir()) == ["answers.csv"]
+    assert (tree["priv"] / "answers.csv").read_text() == SECRET

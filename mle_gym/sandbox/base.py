@@ -160,6 +160,11 @@ class Sandbox(abc.ABC):
         """Processes killed by the memory limit so far in this sandbox (None if unknown)."""
         return None
 
+    @property
+    def oom_counter_cheap(self) -> bool:
+        """Whether :meth:`oom_kills` is cheap enough to call around every interpreter cell."""
+        return True
+
     @abc.abstractmethod
     def close(self) -> None:
         """Kill everything started by this sandbox and release its resources (idempotent)."""

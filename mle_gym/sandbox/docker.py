@@ -116,12 +116,58 @@ def client_from_env() -> Any:
     return client
 
 
+def _hijacked_exec_start(client: Any, exec_id: str) -> tuple[socket.socket, bytes] | None:
+    """Start an exec over a connection we own: (socket, bytes already received), or None
+    for transports other than a unix socket or plain TCP.
+
+    docker-py's ``exec_start(socket=True)`` hands back the socket *behind* the HTTP
+    layer's read buffer, so stream bytes that arrived with the response headers are
+    lost (seen over TCP). Here the upgrade request is written and its response read by
+    hand, and whatever follows the headers is kept.
+    """
+    api = client.api
+    adapter = getattr(api, "_custom_adapter", None)
+    path = getattr(adapter, "socket_path", None)
+    if path:
+        sock = socket.socket(socket.AF_UNIX)
+        sock.settimeout(30)
+        sock.connect(path)
+        host = "docker"
+    elif api.base_url.startswith("http://"):
+        hostport = api.base_url[len("http://") :].rstrip("/")
+        name, _, port = hostport.rpartition(":")
+        sock = socket.create_connection((name or hostport, int(port or 2375)), timeout=30)
+        host = hostport
+    else:
+        return None
+    body = b'{"Detach": false, "Tty": false}'
+    request = (
+        f"POST /v{api._version}/exec/{exec_id}/start HTTP/1.1\r\nHost: {host}\r\n"
+        "Content-Type: application/json\r\nConnection: Upgrade\r\nUpgrade: tcp\r\n"
+        f"Content-Length: {len(body)}\r\n\r\n"
+    ).encode() + body
+    sock.sendall(request)
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(65536)
+        if not chunk:
+            sock.close()
+            raise SandboxError("the Docker engine closed the connection while starting a command")
+        data += chunk
+    head, _, rest = data.partition(b"\r\n\r\n")
+    status = head.split(b"\r\n", 1)[0].decode(errors="replace")
+    if " 101 " not in status and " 200 " not in status:
+        sock.close()
+        raise SandboxError(f"the Docker engine refused to start a command: {status}")
+    return sock, rest
+
+
 class _ExecStream:
     """Reads docker's multiplexed exec/attach stream (8-byte frame headers) from a socket."""
 
-    def __init__(self, sock: Any) -> None:
+    def __init__(self, sock: Any, pending: bytes = b"") -> None:
         self.raw: socket.socket = getattr(sock, "_sock", sock)
-        self._buf = bytearray()
+        self._buf = bytearray(pending)
         self._pos = 0
 
     def _fill(self, n: int, deadline: float) -> bool:
@@ -169,10 +215,10 @@ class _ExecStream:
 class DockerProcess(SpawnedProcess):
     """A long-lived exec (the Python interpreter) with stdin attached."""
 
-    def __init__(self, sandbox: DockerSandbox, exec_id: str, sock: Any) -> None:
+    def __init__(self, sandbox: DockerSandbox, exec_id: str, stream: _ExecStream) -> None:
         self.sandbox = sandbox
         self.exec_id = exec_id
-        self.stream = _ExecStream(sock)
+        self.stream = stream
         self._pending = b""
         self._eof = False
         self.sid: int | None = None
@@ -256,6 +302,7 @@ class DockerSandbox(Sandbox):
         self._env = self._sandbox_env(env or {})
         self.container_id = ""
         self._stdin: _ExecStream | None = None
+        self._host_oom_file: Path | None = None
         try:
             self._start_container()
         except BaseException:
@@ -335,7 +382,7 @@ class DockerSandbox(Sandbox):
 
     # -- running -------------------------------------------------------------------------------
 
-    def _exec_socket(self, argv: list[str], *, stdin: bool = False) -> tuple[str, Any]:
+    def _exec_socket(self, argv: list[str], *, stdin: bool = False) -> tuple[str, _ExecStream]:
         api = self.client.api
         created = api.exec_create(
             self.container_id,
@@ -347,12 +394,14 @@ class DockerSandbox(Sandbox):
             workdir=WORKSPACE,
             environment=self._env,
         )
-        return created["Id"], api.exec_start(created["Id"], socket=True)
+        hijacked = _hijacked_exec_start(self.client, created["Id"])
+        if hijacked is not None:
+            return created["Id"], _ExecStream(*hijacked)
+        return created["Id"], _ExecStream(api.exec_start(created["Id"], socket=True))
 
     def _quick(self, argv: list[str], timeout_s: float = 30) -> bytes:
         """Run a short helper command as the agent uid and return its output."""
-        _, sock = self._exec_socket(argv)
-        stream = _ExecStream(sock)
+        _, stream = self._exec_socket(argv)
         out = b""
         deadline = time.monotonic() + timeout_s
         try:
@@ -396,7 +445,7 @@ class DockerSandbox(Sandbox):
             raise SandboxError("sandbox is closed")
         start = time.monotonic()
         deadline = start + max(timeout_s, 0.0)
-        _, sock = self._exec_socket(
+        _, stream = self._exec_socket(
             [
                 "sh",
                 "-c",
@@ -407,7 +456,6 @@ class DockerSandbox(Sandbox):
                 str(self.limits.cpu_time_s),
             ]
         )
-        stream = _ExecStream(sock)
         capture = OutputCapture()
         timed_out = output_limited = False
         try:
@@ -465,8 +513,8 @@ class DockerSandbox(Sandbox):
         # The launcher reports its pid on stderr, then becomes the program. A docker exec
         # process leads its own session, so that pid is also the session id that sweeps spare.
         launcher = ["sh", "-c", 'echo "$$" >&2; exec "$@"', "mle-gym-spawn", *argv]
-        exec_id, sock = self._exec_socket(launcher, stdin=True)
-        proc = DockerProcess(self, exec_id, sock)
+        exec_id, stream = self._exec_socket(launcher, stdin=True)
+        proc = DockerProcess(self, exec_id, stream)
         deadline = time.monotonic() + 30
         frame = proc.stream.frame(deadline)
         first = frame[1].split(b"\n", 1)[0].strip() if frame and frame[0] == 2 else b""
@@ -478,9 +526,26 @@ class DockerSandbox(Sandbox):
         self._spawned.append(proc)
         return proc
 
+    @property
+    def oom_counter_cheap(self) -> bool:
+        self.oom_kills()
+        return bool(self._host_oom_file and self._host_oom_file.name)
+
     def oom_kills(self) -> int | None:
+        """The container's OOM-kill count: read from the host's cgroup file when the engine
+        is local (cgroupfs driver), else from inside the container."""
         if self.closed:
             return None
+        if self._host_oom_file is None:
+            candidate = Path(f"/sys/fs/cgroup/memory/docker/{self.container_id}/memory.oom_control")
+            self._host_oom_file = candidate if candidate.is_file() else Path()
+        if self._host_oom_file.name:
+            try:
+                for line in self._host_oom_file.read_text().splitlines():
+                    if line.startswith("oom_kill "):
+                        return int(line.split()[1])
+            except OSError:
+                pass
         out = self._quick(["sh", "-c", OOM_COUNT]).strip()
         return int(out) if out.isdigit() else None
 

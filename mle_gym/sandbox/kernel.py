@@ -64,6 +64,7 @@ class PythonKernel:
         self._buffer = b""
         self.pid: int | None = None
         self.starts = 0
+        self._oom_baseline: int | None = None
 
     @property
     def alive(self) -> bool:
@@ -135,7 +136,9 @@ class PythonKernel:
                     restarted=restarted,
                     previous_death=previous,
                 )
-        ooms_before = self.sandbox.oom_kills()
+        if self.sandbox.oom_counter_cheap or self._oom_baseline is None:
+            self._oom_baseline = self.sandbox.oom_kills()
+        ooms_before = self._oom_baseline
         deadline = time.monotonic() + timeout_s + GRACE_S
         try:
             self._send({"code": code, "timeout": timeout_s})
@@ -156,6 +159,7 @@ class PythonKernel:
             reason = self._death_reason(ooms_before)
             self._kill()
             self._death = reason
+            self._oom_baseline = None
             return CellResult(
                 status="died", died_reason=reason, restarted=restarted, previous_death=previous
             )
