@@ -26,33 +26,61 @@ from mle_gym import paths
 DISPLAY_CHARS = 3000
 
 
+SPLIT_ALIASES = {"lite": "low"}
+
+
 def _data_status(task: Any) -> str:
     from mle_gym.data import store
 
     parts = []
     if "kaggle" in task.data:
-        parts.append("kaggle: prepared" if store.lookup(task, "kaggle") else "kaggle: not prepared")
+        if store.lookup(task, "kaggle"):
+            parts.append("kaggle prepared")
+        elif task.kaggle_supported:
+            parts.append("kaggle needs preparation")
+        else:
+            parts.append("kaggle not yet supported")
     if "replica" in task.data:
-        cached = store.lookup(task, "replica", 0) is not None
-        parts.append("replica: cached" if cached else "replica: available")
+        parts.append("replica available")
     return ", ".join(parts)
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    from mle_gym.tasks import all_tasks
+    from mle_gym.tasks import all_tasks, task_errors
 
+    split = SPLIT_ALIASES.get(args.split, args.split) if args.split else None
     rows = []
     for task in sorted(all_tasks().values(), key=lambda t: t.env_id):
         if args.benchmark and task.benchmark.lower() != args.benchmark.lower():
             continue
-        if args.split and (task.split or "") != args.split:
+        if split and (task.split or "") != split:
             continue
-        rows.append((task.env_id, task.split or "-", task.metric, _data_status(task)))
-    header = ("env id", "split", "metric", "data")
-    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(4)]
+        notes = []
+        problem = task.grader_problem()
+        if problem:
+            notes.append("GRADER MISSING")
+        if task.leaky:
+            notes.append("leaky")
+        rows.append(
+            (
+                task.env_id,
+                task.benchmark,
+                task.split or "-",
+                task.metric,
+                _data_status(task),
+                ", ".join(notes),
+            )
+        )
+    header = ("env id", "benchmark", "split", "metric", "data", "notes")
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
     for row in [header, *rows]:
         print("  ".join(str(v).ljust(w) for v, w in zip(row, widths, strict=True)).rstrip())
     print(f"\n{len(rows)} task(s)")
+    errors = task_errors()
+    if errors:
+        print(f"\n{len(errors)} invalid task folder(s) skipped:", file=sys.stderr)
+        for message in errors:
+            print(f"  {message}", file=sys.stderr)
     return 0
 
 
@@ -211,7 +239,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("list", help="list tasks with split, metric and data status")
     p.add_argument("--benchmark", help="only this benchmark (e.g. MLEBench)")
-    p.add_argument("--split", help="only this split (e.g. dev, low)")
+    p.add_argument("--split", help="only this split: lite (= low), medium, high, dev")
     p.set_defaults(func=cmd_list)
 
     p = sub.add_parser("prepare", help="prepare a task's data (Kaggle zip/API, or replica)")

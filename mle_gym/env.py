@@ -47,7 +47,7 @@ from mle_gym.grading.validation import validate_submission_frame
 from mle_gym.sandbox import Sandbox, SandboxLimits, check_kind, default_kind, make_sandbox
 from mle_gym.sandbox.kernel import PythonKernel
 from mle_gym.spaces import FreeText, ToolCallSpace
-from mle_gym.tasks import Limits, TaskSpec, get_task
+from mle_gym.tasks import Limits, TaskError, TaskSpec, get_task
 from mle_gym.tools.builtin import BUILTIN_TOOLS, ToolContext
 from mle_gym.tools.fs import FsError, SandboxFS
 from mle_gym.tools.parsing import ActionError, ToolCall, parse_action
@@ -140,6 +140,16 @@ class MLEEnv(gym.Env[str, Any]):
             raise ValueError(f"reward_mode must be one of {rewards.REWARD_MODES}")
         if data == "replica" and reward_mode in ("percentile", "medal"):
             rewards.resolve_mode(reward_mode, self.task, "replica")  # raises with the reason
+        problem = self.task.grader_problem()
+        if problem is not None:
+            raise TaskError(f"{self.task.env_id} cannot be used: {problem}")
+        if not sources.available(self.task, data):
+            if data in ("kaggle", "bundled"):
+                raise sources.DataNotPrepared(
+                    f"{data} data for {self.task.key} is not prepared; run "
+                    f"`mle-gym prepare {self.task.id}`, or use data='replica' if it has one"
+                )
+            raise sources.DataNotPrepared(sources.missing_data_message(self.task))
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.data_choice = data

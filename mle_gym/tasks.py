@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import logging
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,9 +26,15 @@ import yaml
 
 from mle_gym import paths
 
+log = logging.getLogger(__name__)
+
 
 class TaskError(ValueError):
     """A task folder is missing or its task.yaml is malformed."""
+
+
+TARGET_KINDS = ("binary", "integer", "numeric", "probability", "label")
+GRADER_KINDS = ("generic", "module", "missing")
 
 
 @dataclass(frozen=True)
@@ -37,7 +44,8 @@ class SubmissionSpec:
     file: str
     id_column: str
     target_columns: tuple[str, ...]
-    target_kind: str  # binary | numeric | label | probability
+    target_kind: str  # one of TARGET_KINDS
+    allow_empty: bool = False  # label targets may be blank (e.g. "no objects")
 
 
 @dataclass(frozen=True)
@@ -84,6 +92,35 @@ class TaskSpec:
     leaderboard: Leaderboard | None = None
     data: dict[str, Any] = field(default_factory=dict)
     limits: Limits = field(default_factory=Limits)
+    leakage: str | None = None
+    grader: str = "generic"
+
+    @property
+    def leaky(self) -> bool:
+        """True if the task's test labels are known to leak (excluded from default eval sets)."""
+        return bool(self.leakage)
+
+    @property
+    def kaggle_supported(self) -> bool:
+        """True if ``mle-gym prepare`` can prepare this task's real Kaggle data."""
+        cfg = self.data.get("kaggle")
+        return isinstance(cfg, dict) and bool(cfg.get("supported", True))
+
+    def grader_problem(self) -> str | None:
+        """Why this task cannot be graded here, or None if it can."""
+        if self.grader == "missing":
+            return f"no grader is implemented for {self.key} (metric {self.metric!r})"
+        if self.grader == "module":
+            if not (self.folder / "grade.py").is_file():
+                return f"{self.folder}/grade.py is missing"
+            return None
+        from mle_gym.grading.metrics import get_metric
+
+        try:
+            get_metric(self.metric)
+        except KeyError:
+            return f"metric {self.metric!r} of {self.key} is not implemented"
+        return None
 
     @property
     def env_id(self) -> str:
@@ -212,6 +249,7 @@ def load_task(folder: Path) -> TaskSpec:
             id_column=str(_require(sub, "id_column", where)),
             target_columns=tuple(str(t) for t in targets),
             target_kind=str(sub.get("target_kind", "numeric")),
+            allow_empty=bool(sub.get("allow_empty", False)),
         ),
         answers_file=str(_require(files, "answers", where)),
         sample_submission_file=str(_require(files, "sample_submission", where)),
@@ -219,9 +257,20 @@ def load_task(folder: Path) -> TaskSpec:
         leaderboard=_parse_leaderboard(raw.get("leaderboard"), where),
         data=dict(raw.get("data") or {}),
         limits=_parse_limits(raw.get("limits"), where),
+        leakage=(str(raw["leakage"]).strip() or None) if raw.get("leakage") else None,
+        grader=str(
+            raw.get("grader") or ("module" if (folder / "grade.py").is_file() else "generic")
+        ),
     )
     if not spec.submission.target_columns:
         raise TaskError(f"{where}: submission.target_columns is empty")
+    if spec.submission.target_kind not in TARGET_KINDS:
+        raise TaskError(
+            f"{where}: submission.target_kind must be one of {TARGET_KINDS}, "
+            f"got {spec.submission.target_kind!r}"
+        )
+    if spec.grader not in GRADER_KINDS:
+        raise TaskError(f"{where}: grader must be one of {GRADER_KINDS}, got {spec.grader!r}")
     if folder.name != spec.id:
         raise TaskError(f"{where}: id '{spec.id}' differs from folder name '{folder.name}'")
     if not spec.sources:
@@ -230,24 +279,45 @@ def load_task(folder: Path) -> TaskSpec:
 
 
 @functools.lru_cache(maxsize=1)
-def _discover(dirs: tuple[Path, ...]) -> dict[str, TaskSpec]:
+def _discover(dirs: tuple[Path, ...]) -> tuple[dict[str, TaskSpec], tuple[str, ...]]:
     found: dict[str, TaskSpec] = {}
+    errors: list[str] = []
     for root in dirs:
         if not root.is_dir():
             continue
         for yaml_path in sorted(root.glob("*/*/task.yaml")):
-            spec = load_task(yaml_path.parent)
+            try:
+                spec = load_task(yaml_path.parent)
+            except TaskError as exc:
+                errors.append(str(exc))
+                continue
             if spec.key in found:
-                raise TaskError(
+                errors.append(
                     f"task {spec.key} defined twice: {found[spec.key].folder} and {spec.folder}"
                 )
+                continue
             found[spec.key] = spec
-    return found
+    if errors:
+        log.warning(
+            "%d invalid task folder(s) skipped (`mle-gym list` says why), e.g. %s",
+            len(errors),
+            errors[0],
+        )
+    return found, tuple(errors)
 
 
 def all_tasks() -> dict[str, TaskSpec]:
-    """Every task found in :func:`mle_gym.paths.task_assets_dirs`, keyed by ``spec.key``."""
-    return dict(_discover(tuple(paths.task_assets_dirs())))
+    """Every valid task in :func:`mle_gym.paths.task_assets_dirs`, keyed by ``spec.key``.
+
+    Invalid folders are skipped (logged, and listed by :func:`task_errors`), so one
+    broken task folder cannot make the whole library unusable.
+    """
+    return dict(_discover(tuple(paths.task_assets_dirs()))[0])
+
+
+def task_errors() -> list[str]:
+    """Why each invalid task folder was skipped (empty when all are valid)."""
+    return list(_discover(tuple(paths.task_assets_dirs()))[1])
 
 
 def get_task(name: str) -> TaskSpec:

@@ -183,10 +183,8 @@ def test_kaggle_data_missing_is_a_clear_error(
     monkeypatch.setenv("MLE_GYM_HOME", str(tmp_path))
     with pytest.raises(store.DataNotPrepared, match="mle-gym prepare spaceship-titanic"):
         sources.resolve(TASK, "kaggle")
-    env = gym.make("MLEBench/spaceship-titanic-v0", data="kaggle")
-    with pytest.raises(store.DataNotPrepared):
-        env.reset(seed=0)
-    env.close()
+    with pytest.raises(store.DataNotPrepared, match="mle-gym prepare spaceship-titanic"):
+        gym.make("MLEBench/spaceship-titanic-v0", data="kaggle")
 
 
 def test_kaggle_download_without_credentials(

@@ -17,11 +17,19 @@ from pathlib import Path
 
 from mle_gym.data import kaggle, store
 from mle_gym.data.store import DataNotPrepared, PreparedData
+
+__all__ = ["DataNotPrepared", "NotYetSupported"]
 from mle_gym.tasks import TaskSpec
 
 log = logging.getLogger(__name__)
 
 DATA_CHOICES = ("auto", "kaggle", "replica", "bundled")
+
+
+class NotYetSupported(DataNotPrepared):
+    """The task's real data cannot be prepared by this version of mle_gym."""
+
+
 _warned: set[str] = set()
 
 
@@ -73,6 +81,11 @@ def prepare_kaggle(
     cfg = task.data.get("kaggle")
     if cfg is None:
         raise DataNotPrepared(f"task {task.key} has no Kaggle source")
+    if not task.kaggle_supported:
+        raise NotYetSupported(
+            f"preparing the Kaggle data of '{task.id}' is not yet supported by mle_gym "
+            f"(the task is registered with its figures and grader; see `mle-gym list`)"
+        )
     prepare = _module_function(task, "prepare")
     competition = str(cfg.get("competition", task.id))
 
@@ -98,6 +111,35 @@ def prepare_kaggle(
     return store.build(task, "kaggle", "kaggle", builder, force=force)
 
 
+def missing_data_message(task: TaskSpec) -> str:
+    """What to do when a task has no usable data (for errors at gym.make and reset)."""
+    if not task.kaggle_supported:
+        return (
+            f"{task.env_id} has no prepared data and no offline replica, and preparing its "
+            f"Kaggle data is not yet supported by mle_gym"
+        )
+    competition = (task.data.get("kaggle") or {}).get("competition", task.id)
+    return (
+        f"{task.env_id} has no prepared data and no offline replica: run "
+        f"`mle-gym prepare {task.id}` (Kaggle API credentials, and the rules accepted at "
+        f"https://www.kaggle.com/competitions/{competition}/rules), or download the "
+        f"competition zip and run `mle-gym prepare {task.id} --from PATH.zip`"
+    )
+
+
+def available(task: TaskSpec, data: str = "auto") -> bool:
+    """Whether :func:`resolve` can provide data for ``data`` without user action."""
+    if data in ("kaggle", "bundled"):
+        return store.lookup(task, data) is not None
+    if data == "replica":
+        return "replica" in task.data
+    return (
+        store.lookup(task, "kaggle") is not None
+        or store.lookup(task, "bundled") is not None
+        or "replica" in task.data
+    )
+
+
 def resolve(task: TaskSpec, data: str = "auto", replica_seed: int = 0) -> PreparedData:
     """The prepared data an episode uses (see module docstring)."""
     if data not in DATA_CHOICES:
@@ -116,10 +158,7 @@ def resolve(task: TaskSpec, data: str = "auto", replica_seed: int = 0) -> Prepar
             if found is not None:
                 return found
         if "replica" not in task.data:
-            raise DataNotPrepared(
-                f"no prepared data for {task.key} and it has no offline replica; "
-                f"run `mle-gym prepare {task.id}`"
-            )
+            raise DataNotPrepared(missing_data_message(task))
         if task.key not in _warned:
             _warned.add(task.key)
             log.warning(

@@ -14,9 +14,8 @@ import numpy as np
 import pandas as pd
 
 from mle_gym.grading.errors import InvalidSubmission
-from mle_gym.tasks import SubmissionSpec
+from mle_gym.tasks import TARGET_KINDS, SubmissionSpec
 
-TARGET_KINDS = ("binary", "numeric", "probability", "label")
 """Accepted values of ``SubmissionSpec.target_kind``."""
 
 _TRUE = frozenset({"true", "1", "1.0"})
@@ -43,8 +42,10 @@ def validate_submission_frame(
        * ``binary``: ``true``/``false`` in any case, ``1``/``0`` or ``1.0``/``0.0``
          (surrounding spaces ignored), converted to ``bool``;
        * ``numeric``: finite numbers (``inf``/``nan`` text rejected), as ``float64``;
+       * ``integer``: whole numbers (``3`` or ``3.0``), as ``int64``;
        * ``probability``: numbers in ``[0, 1]``, as ``float64``;
-       * ``label``: any non-blank text, kept exactly as written.
+       * ``label``: any non-blank text, kept exactly as written (blank allowed when the
+         task's ``submission.allow_empty`` is true, e.g. "no object" predictions).
 
     Returns a new frame with exactly ``[id_column, *target_columns]``, rows
     sorted by id (text order) with a fresh ``RangeIndex``. Cells of ``df`` are
@@ -68,7 +69,9 @@ def validate_submission_frame(
     out: dict[str, pd.Series] = {spec.id_column: ids}
     problems: list[str] = []
     for column in spec.target_columns:
-        converted, problem = _convert_column(_as_text(df[column]), column, spec.target_kind)
+        converted, problem = _convert_column(
+            _as_text(df[column]), column, spec.target_kind, spec.allow_empty
+        )
         if problem:
             problems.append(problem)
         out[column] = converted
@@ -183,9 +186,13 @@ def _id_hint(unknown: list[str], expected: list[str]) -> str:
     return ""
 
 
-def _convert_column(text: pd.Series, column: str, kind: str) -> tuple[pd.Series, str]:
+def _convert_column(
+    text: pd.Series, column: str, kind: str, allow_empty: bool = False
+) -> tuple[pd.Series, str]:
     """(converted values, problem message or '') for one target column."""
     stripped = text.str.strip()
+    if kind == "label" and allow_empty:
+        return text, ""
     blank = (stripped.eq("") | stripped.str.lower().eq("nan")).to_numpy(dtype=bool)
     if blank.any():
         return text, (
@@ -228,6 +235,15 @@ def _convert_column(text: pd.Series, column: str, kind: str) -> tuple[pd.Series,
                 f"{int(outside.sum())} value(s) are outside, e.g. "
                 f"{_examples(text[outside].tolist())} at data row(s) {_rows(outside)}."
             )
+    if kind == "integer":
+        fractional = numbers != np.round(numbers)
+        if fractional.any():
+            return text, (
+                f"column {column!r} must hold whole numbers (class ids) but "
+                f"{int(fractional.sum())} value(s) are not, e.g. "
+                f"{_examples(text[fractional].tolist())} at data row(s) {_rows(fractional)}."
+            )
+        return pd.Series(numbers.astype("int64"), dtype="int64"), ""
     return pd.Series(numbers, dtype="float64"), ""
 
 
