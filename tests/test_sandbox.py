@@ -567,3 +567,16 @@ def test_docker_host_is_honoured(
         assert proxy.connections > 0
     finally:
         proxy.close()
+
+
+@pytest.mark.only_backend("docker")
+def test_cli_sandbox_commands(docker_image: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from mle_gym.cli import main
+
+    assert main(["sandbox", "status"]) == 0
+    out = capsys.readouterr().out
+    assert "local" in out and "docker" in out and "available" in out
+    assert main(["sandbox", "build"]) == 0  # up to date: reuses the image
+    assert f"image {docker_image} is ready" in capsys.readouterr().out
+    assert main(["sandbox", "gc"]) == 0
+    assert "orphaned container(s)" in capsys.readouterr().out
