@@ -2,6 +2,7 @@
 
     mle-gym list [--benchmark B] [--split S]
     mle-gym prepare TASK [--from PATH.zip | --replica [--seed N]] [--force]
+    mle-gym prepare --split lite|dev|... [--replica] [--force]
     mle-gym run --env ID --agent scripted|random [--seed N] [--data auto|kaggle|replica]
     mle-gym grade --task ID --submission FILE [--data auto|kaggle|replica]
     mle-gym sandbox build|gc|status
@@ -26,9 +27,6 @@ from mle_gym import paths
 DISPLAY_CHARS = 3000
 
 
-SPLIT_ALIASES = {"lite": "low"}
-
-
 def _data_status(task: Any) -> str:
     from mle_gym.data import store
 
@@ -46,15 +44,10 @@ def _data_status(task: Any) -> str:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    from mle_gym.tasks import all_tasks, task_errors
+    from mle_gym.tasks import evaluation_set, task_errors
 
-    split = SPLIT_ALIASES.get(args.split, args.split) if args.split else None
     rows = []
-    for task in sorted(all_tasks().values(), key=lambda t: t.env_id):
-        if args.benchmark and task.benchmark.lower() != args.benchmark.lower():
-            continue
-        if split and (task.split or "") != split:
-            continue
+    for task in evaluation_set(args.split, args.benchmark, include_leaky=not args.exclude_leaky):
         notes = []
         problem = task.grader_problem()
         if problem:
@@ -86,8 +79,27 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def cmd_prepare(args: argparse.Namespace) -> int:
     from mle_gym.data import sources
-    from mle_gym.tasks import get_task
+    from mle_gym.tasks import evaluation_set, get_task
 
+    if args.split:
+        if args.task or args.from_zip:
+            raise ValueError("give either a task (optionally with --from) or --split, not both")
+        failures = 0
+        for spec in evaluation_set(args.split, "MLEBench", include_leaky=True):
+            if args.replica and "replica" not in spec.data:
+                continue
+            try:
+                if args.replica:
+                    data = sources.prepare_replica(spec, args.seed, force=args.force)
+                else:
+                    data = sources.prepare_kaggle(spec, None, force=args.force)
+                print(f"prepared {spec.env_id} ({data.variant})")
+            except Exception as exc:  # report and go on with the others
+                failures += 1
+                print(f"FAILED {spec.env_id}: {exc}", file=sys.stderr)
+        return 1 if failures else 0
+    if not args.task:
+        raise ValueError("name a task, or use --split")
     task = get_task(args.task)
     if args.replica:
         data = sources.prepare_replica(task, args.seed, force=args.force)
@@ -240,10 +252,16 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("list", help="list tasks with split, metric and data status")
     p.add_argument("--benchmark", help="only this benchmark (e.g. MLEBench)")
     p.add_argument("--split", help="only this split: lite (= low), medium, high, dev")
+    p.add_argument(
+        "--exclude-leaky",
+        action="store_true",
+        help="leave out tasks with known test-label leakage (as evaluation sets do)",
+    )
     p.set_defaults(func=cmd_list)
 
     p = sub.add_parser("prepare", help="prepare a task's data (Kaggle zip/API, or replica)")
-    p.add_argument("task")
+    p.add_argument("task", nargs="?", help="task id (or use --split)")
+    p.add_argument("--split", help="prepare every MLE-bench task of a split (lite, dev, ...)")
     p.add_argument("--from", dest="from_zip", metavar="PATH.zip", help="a downloaded Kaggle zip")
     p.add_argument("--replica", action="store_true", help="generate the offline replica")
     p.add_argument("--seed", type=int, default=0, help="replica seed (default 0)")

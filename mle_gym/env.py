@@ -42,8 +42,7 @@ from gymnasium.error import ResetNeeded
 from mle_gym import paths, prompts, rewards
 from mle_gym.data import sources
 from mle_gym.grading import GradeReport, InvalidSubmission, grade_submission, invalid_report
-from mle_gym.grading.csvread import read_submission
-from mle_gym.grading.validation import validate_submission_frame
+from mle_gym.grading.format_check import FormatChecker
 from mle_gym.sandbox import Sandbox, SandboxLimits, check_kind, default_kind, make_sandbox
 from mle_gym.sandbox.kernel import PythonKernel
 from mle_gym.spaces import FreeText, ToolCallSpace
@@ -56,7 +55,6 @@ from mle_gym.trajectory import TrajectoryWriter
 
 log = logging.getLogger(__name__)
 
-MAX_SUBMISSION_BYTES = 200 * 2**20
 KEEP_MARKER = ".keep"
 _ORPHAN = re.compile(r"\.pid(\d+)\.")
 
@@ -197,7 +195,7 @@ class MLEEnv(gym.Env[str, Any]):
         self._trajectory: TrajectoryWriter | None = None
         self._transcript: list[str] = []
         self._done = True
-        self._sample_ids: list[str] | None = None
+        self._checker: FormatChecker | None = None
         self.episode_id: str | None = None
         self.data_source: str | None = None
         self._data = None
@@ -274,7 +272,7 @@ class MLEEnv(gym.Env[str, Any]):
             validate=self._validate,
             kernel=PythonKernel(self._sandbox, lim.memory_mb),
         )
-        self._sample_ids = None
+        self._checker = None
         self._steps = 0
         self._t0 = time.monotonic()
         self._done = False
@@ -475,38 +473,23 @@ class MLEEnv(gym.Env[str, Any]):
         """Copy a sandbox file to the host; at most one byte past the size limit is copied,
         so an oversized file is still rejected by the reader's size check."""
         assert self._ctx is not None
-        data, _ = self._ctx.fs.read_bytes(path, MAX_SUBMISSION_BYTES + 1)
+        data, _ = self._ctx.fs.read_bytes(path, self.task.submission.max_mb * 2**20 + 1)
         dest.write_bytes(data)
-
-    def _expected_ids(self) -> list[str]:
-        if self._sample_ids is None:
-            assert self._data is not None
-            sample = read_submission(
-                self._data.public / self.task.sample_submission_file,
-                self.task.submission,
-                max_bytes=MAX_SUBMISSION_BYTES,
-            )
-            self._sample_ids = sample[self.task.submission.id_column].tolist()
-        return self._sample_ids
 
     def _validate(self, path: str) -> ToolResult:
         """Format check against the public sample submission; never a score."""
+        assert self._data is not None
+        if self._checker is None:
+            self._checker = FormatChecker(
+                self.task, self._data.public / self.task.sample_submission_file
+            )
         with tempfile.TemporaryDirectory(prefix="mle_gym-validate-") as tmp:
             copy = Path(tmp) / "submission.csv"
             try:
                 self._copy_out(path, copy)
-            except FsError as exc:
+                return ToolResult(self._checker.check(copy, path))
+            except (FsError, InvalidSubmission) as exc:
                 return ToolResult(f"invalid: {exc}", ok=False)
-            try:
-                df = read_submission(copy, self.task.submission, max_bytes=MAX_SUBMISSION_BYTES)
-                frame = validate_submission_frame(df, self._expected_ids(), self.task.submission)
-            except InvalidSubmission as exc:
-                return ToolResult(f"invalid: {exc}", ok=False)
-        cols = ", ".join(frame.columns)
-        return ToolResult(
-            f"valid: {path} has the expected columns ({cols}) and one row for each of the "
-            f"{len(frame):,} test ids. (Validation checks the format only; it does not score.)"
-        )
 
     def _grade(self) -> GradeReport:
         assert self._ctx is not None and self._data is not None
@@ -530,7 +513,6 @@ class MLEEnv(gym.Env[str, Any]):
                 submitted,
                 answers=answers,
                 data_source=self._data.source,
-                max_bytes=MAX_SUBMISSION_BYTES,
             )
 
     def _teardown(self) -> None:

@@ -34,7 +34,7 @@ class TaskError(ValueError):
 
 
 TARGET_KINDS = ("binary", "integer", "numeric", "probability", "label")
-GRADER_KINDS = ("generic", "module", "missing")
+GRADER_KINDS = ("generic", "module", "raw", "missing")
 
 
 @dataclass(frozen=True)
@@ -46,6 +46,7 @@ class SubmissionSpec:
     target_columns: tuple[str, ...]
     target_kind: str  # one of TARGET_KINDS
     allow_empty: bool = False  # label targets may be blank (e.g. "no objects")
+    max_mb: int = 200  # the largest submission file accepted
 
 
 @dataclass(frozen=True)
@@ -110,7 +111,7 @@ class TaskSpec:
         """Why this task cannot be graded here, or None if it can."""
         if self.grader == "missing":
             return f"no grader is implemented for {self.key} (metric {self.metric!r})"
-        if self.grader == "module":
+        if self.grader in ("module", "raw"):
             if not (self.folder / "grade.py").is_file():
                 return f"{self.folder}/grade.py is missing"
             return None
@@ -250,6 +251,7 @@ def load_task(folder: Path) -> TaskSpec:
             target_columns=tuple(str(t) for t in targets),
             target_kind=str(sub.get("target_kind", "numeric")),
             allow_empty=bool(sub.get("allow_empty", False)),
+            max_mb=int(sub.get("max_mb", 200)),
         ),
         answers_file=str(_require(files, "answers", where)),
         sample_submission_file=str(_require(files, "sample_submission", where)),
@@ -337,3 +339,28 @@ def get_task(name: str) -> TaskSpec:
         options = ", ".join(s.env_id for s in matches)
         raise TaskError(f"task id '{name}' is ambiguous; use one of: {options}")
     raise TaskError(f"unknown task '{name}'; `mle-gym list` shows the available tasks")
+
+
+SPLIT_ALIASES = {"lite": "low"}
+
+
+def evaluation_set(
+    split: str | None = None, benchmark: str | None = None, *, include_leaky: bool = False
+) -> list[TaskSpec]:
+    """Tasks of an evaluation set, sorted by env id.
+
+    ``split`` filters by split (``lite`` is MLE-bench's name for ``low``); ``benchmark``
+    by benchmark name (case-insensitive). Tasks with known test-label leakage are left
+    out unless ``include_leaky`` — the default evaluation sets never contain them.
+    """
+    wanted = SPLIT_ALIASES.get(split, split) if split else None
+    out = []
+    for spec in all_tasks().values():
+        if benchmark and spec.benchmark.lower() != benchmark.lower():
+            continue
+        if wanted and (spec.split or "") != wanted:
+            continue
+        if spec.leaky and not include_leaky:
+            continue
+        out.append(spec)
+    return sorted(out, key=lambda s: s.env_id)

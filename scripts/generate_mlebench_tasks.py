@@ -1,12 +1,13 @@
 """Write or refresh the task.yaml of every MLE-bench competition from the reference figures.
 
-    python scripts/generate_mlebench_tasks.py [--reference ../shared/reference] [--check]
+    python scripts/generate_mlebench_tasks.py [--reference scripts/mlebench_reference] [--check]
 
 For each of the 82 competitions in ``mlebench_competitions.csv`` this writes
 ``task_assets/mlebench/<id>/task.yaml``: the generated sections (id, benchmark,
 title, split, metric, direction, leaderboard figures incl. the 101 quantiles)
-come from the reference CSV/JSON; the hand-written sections of an existing file
-(submission, files, data, leakage, grader, limits) are kept as they are. A new
+come from the reference CSV/JSON; the hand-written text of an existing file
+(from its first hand section — submission, files, data, leakage, grader, limits — to
+the end) is kept verbatim, comments included. A new
 file gets placeholders (``null``) in the hand-written sections, which make the
 task invalid until someone fills them in and writes description.md.
 
@@ -18,6 +19,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -29,7 +31,7 @@ TASKS = REPO / "task_assets" / "mlebench"
 HAND_SECTIONS = ("submission", "files", "data", "leakage", "grader", "limits")
 HEADER = (
     "# MLE-bench competition as an mle_gym task. The sections id..leaderboard are\n"
-    "# generated from ../shared/reference by scripts/generate_mlebench_tasks.py; the\n"
+    "# generated from scripts/mlebench_reference by scripts/generate_mlebench_tasks.py; the\n"
     "# others (submission, files, data, leakage, grader, limits) are written by hand and\n"
     "# kept when the file is regenerated.\n"
 )
@@ -99,22 +101,31 @@ def placeholder_sections(competition: str) -> dict[str, Any]:
     }
 
 
-def render(row: dict[str, str], quantiles: dict[str, Any] | None, existing: dict | None) -> str:
-    """The full text of a task.yaml."""
+_HAND_START = re.compile(r"^(?:" + "|".join(HAND_SECTIONS) + r"):", re.MULTILINE)
+
+
+def render(row: dict[str, str], quantiles: dict[str, Any] | None, existing: str | None) -> str:
+    """The full text of a task.yaml: generated sections, then the hand-written text.
+
+    The hand-written part of an existing file (from its first hand section to the end)
+    is kept verbatim, comments included; a new file gets placeholders.
+    """
     doc = generated_sections(row, quantiles)
-    hand = existing or placeholder_sections(row["competition_id"])
-    for key in HAND_SECTIONS:
-        if key in hand:
-            doc[key] = hand[key]
-    if isinstance(doc.get("data"), dict) and isinstance(doc["data"].get("replica"), dict):
-        pass  # replica figures are measured, not generated: kept as written
     body = yaml.dump(doc, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
-    return HEADER + body
+    if existing is not None:
+        match = _HAND_START.search(existing)
+        hand = existing[match.start() :] if match else ""
+    else:
+        hand = yaml.dump(
+            placeholder_sections(row["competition_id"]),
+            Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100,
+        )  # fmt: skip
+    return HEADER + body + hand
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--reference", type=Path, default=REPO.parent / "shared" / "reference")
+    parser.add_argument("--reference", type=Path, default=REPO / "scripts" / "mlebench_reference")
     parser.add_argument("--check", action="store_true", help="only report files that would change")
     args = parser.parse_args()
     rows = list(csv.DictReader((args.reference / "mlebench_competitions.csv").open()))
@@ -123,7 +134,7 @@ def main() -> int:
     for row in rows:
         folder = TASKS / row["competition_id"]
         path = folder / "task.yaml"
-        existing = yaml.safe_load(path.read_text()) if path.is_file() else None
+        existing = path.read_text() if path.is_file() else None
         text = render(row, quantiles.get(row["competition_id"]), existing)
         if not path.is_file() or path.read_text() != text:
             changed.append(row["competition_id"])

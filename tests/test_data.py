@@ -237,13 +237,15 @@ def test_cli_list_prepare_grade(
     monkeypatch.setenv("MLE_GYM_HOME", str(tmp_path))
     assert cli(["list"]) == 0
     out = capsys.readouterr().out
-    assert "MLEBench/spaceship-titanic-v0" in out and "replica: available" in out
-    assert cli(["list", "--split", "low"]) == 0
-    assert "0 task(s)" in capsys.readouterr().out
+    assert "MLEBench/spaceship-titanic-v0" in out and "replica available" in out
+    assert cli(["list", "--split", "lite"]) == 0
+    lite = capsys.readouterr().out
+    assert "spaceship-titanic" not in lite and "  low  " in lite
+    assert cli(["list", "--split", "dev"]) == 0
+    assert "MLEBench/spaceship-titanic-v0" in capsys.readouterr().out
+    assert "kaggle needs preparation" in out
     assert cli(["prepare", "spaceship-titanic", "--replica"]) == 0
     capsys.readouterr()
-    assert cli(["list"]) == 0
-    assert "replica: cached" in capsys.readouterr().out
     data = store.lookup(TASK, "replica", 0)
     assert data is not None
     sub = tmp_path / "sub.csv"

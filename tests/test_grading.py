@@ -568,7 +568,38 @@ def test_grader_nan_becomes_invalid(tmp_path: Path, answers: Path) -> None:
         tmp_path, "def grade(submission, answers):\n    return float('nan')\n"
     )
     report = grade(nan_task, write(tmp_path / "s.csv", _rows()), answers)
-    assert not report.valid and "grader error" in report.message
+    assert not report.valid and "not a finite number" in report.message
+
+
+def test_metric_value_error_is_an_invalid_submission(tmp_path: Path, answers: Path) -> None:
+    picky = _task_with_grader(
+        tmp_path, "def grade(submission, answers):\n    raise ValueError('rows must sum to 1')\n"
+    )
+    report = grade(picky, write(tmp_path / "s.csv", _rows()), answers)
+    assert not report.valid and report.message == "cannot score the submission: rows must sum to 1"
+
+
+def test_raw_grader_gets_unvalidated_text_frames(tmp_path: Path, answers: Path) -> None:
+    folder = tmp_path / "tasks" / "spaceship-titanic"
+    shutil.copytree(TASK_DIR, folder)
+    (folder / "task.yaml").write_text((folder / "task.yaml").read_text() + "grader: raw\n")
+    (folder / "grade.py").write_text(
+        "from mle_gym.grading import InvalidSubmission\n"
+        "def grade(submission, answers):\n"
+        "    if 'Extra' not in submission.columns:\n"
+        "        raise InvalidSubmission('need Extra')\n"
+        "    assert all(isinstance(v, str) for v in submission['Extra'])\n"
+        "    return len(submission) / len(answers)\n"
+    )
+    raw_task = load_task(folder)
+    assert raw_task.grader == "raw"
+    dup = "PassengerId,Transported,Extra\n" + "0001_01,True,x\n" * 20  # repeated ids are fine
+    report = grade(raw_task, write(tmp_path / "s.csv", dup), answers)
+    assert report.valid and report.score == 2.0
+    report = grade(raw_task, write(tmp_path / "t.csv", "PassengerId\n1\n"), answers)
+    assert not report.valid and report.message == "need Extra"
+    report = grade(raw_task, tmp_path / "missing.csv", answers)
+    assert not report.valid and not report.submission_exists
 
 
 def test_grade_py_can_reject_a_submission(tmp_path: Path, answers: Path) -> None:

@@ -1,8 +1,8 @@
 """The scripted reference agent.
 
 It works the way a careful engineer would on a tabular task, one tool call per
-step: look at the data folder, read the head of the training file and of the
-sample submission, write a solution script (the task's reference
+step: look at the data folder, read the head of the training file it finds there
+and of the sample submission, write a solution script (the task's reference
 ``solution.py`` if the task ships one, else a generic gradient-boosting
 baseline), run it, validate the submission and submit. When something fails it
 recovers: a failing task solution is replaced by the generic baseline, and if
@@ -35,6 +35,7 @@ class ScriptedAgent(Agent):
         self._fell_back = False
         self._sample = "data/sample_submission.csv"
         self._submission = "submission.csv"
+        self._train_file = "data/train.csv"
         self._last = ""
 
     def reset(self, task_info: dict[str, Any]) -> None:
@@ -49,13 +50,14 @@ class ScriptedAgent(Agent):
             else:
                 self._used_generic = True
         self._plan = ["list", "head_train", "head_sample", "write", "run", "validate", "submit"]
+        self._train_file = "data/train.csv"
         self._last = ""
 
     def _action(self, step: str) -> dict[str, Any]:
         if step == "list":
             return {"tool": "list_files", "args": {"path": "data"}}
         if step == "head_train":
-            return {"tool": "read_file", "args": {"path": "data/train.csv", "end_line": 6}}
+            return {"tool": "read_file", "args": {"path": self._train_file, "end_line": 6}}
         if step == "head_sample":
             return {"tool": "read_file", "args": {"path": self._sample, "end_line": 6}}
         if step == "write":
@@ -71,7 +73,27 @@ class ScriptedAgent(Agent):
             return {"tool": "validate_submission", "args": {}}
         return {"tool": "submit", "args": {}}
 
+    @staticmethod
+    def _pick_train_file(listing: str) -> str | None:
+        """The training file in a ``list_files`` observation of data/ (None if none is seen)."""
+        files = []
+        for line in listing.splitlines()[1:]:
+            name = line.split("  ", 1)[0].strip()
+            if name and not name.endswith("/") and "->" not in name:
+                files.append(name)
+        for name in files:
+            if "train" in name.lower() and name.lower().endswith((".csv", ".tsv", ".json")):
+                return f"data/{name}"
+        texts = [n for n in files if n.lower().endswith((".csv", ".tsv", ".json", ".txt"))]
+        return f"data/{texts[0]}" if texts else None
+
     def act(self, observation: str, info: dict[str, Any]) -> Any:
+        if self._last == "list":
+            picked = self._pick_train_file(observation)
+            if picked is not None:
+                self._train_file = picked
+            else:
+                self._plan = [p for p in self._plan if p != "head_train"]
         failed = info.get("ok") is False
         if failed and self._last == "run":
             if not self._used_generic:

@@ -49,10 +49,18 @@ def read_submission(path: Path, spec: SubmissionSpec, *, max_bytes: int) -> pd.D
 
     ``spec`` only makes the messages more helpful (the expected header).
     """
+    return read_table(
+        path, max_bytes=max_bytes, header_hint=",".join((spec.id_column, *spec.target_columns))
+    )
+
+
+def read_table(
+    path: Path, *, max_bytes: int, header_hint: str = "the expected columns"
+) -> pd.DataFrame:
+    """:func:`read_submission` without a submission spec: any CSV, every cell as ``str``."""
     name = path.name or str(path)
     data = _read_bytes(path, name, max_bytes)
     text = _decode(data, name)
-    header_hint = ",".join((spec.id_column, *spec.target_columns))
     if not text.strip():
         raise InvalidSubmission(
             f"{name} contains only whitespace; write a header line ({header_hint}) "

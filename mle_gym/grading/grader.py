@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from mle_gym.grading.csvread import read_submission
+from mle_gym.grading.csvread import read_submission, read_table
 from mle_gym.grading.errors import InvalidSubmission
 from mle_gym.grading.leaderboard import medals_for, percentile_beaten
 from mle_gym.grading.metrics import get_metric
@@ -34,7 +34,7 @@ def grade_submission(
     answers: Path,
     expected_ids_from: Path | None = None,
     data_source: str,
-    max_bytes: int = 100 * 2**20,
+    max_bytes: int | None = None,
 ) -> GradeReport:
     """Grade ``submission`` (a host-side COPY of the agent's file) for ``task``.
 
@@ -46,7 +46,13 @@ def grade_submission(
     * ``data_source``: which data the episode used (``kaggle``, ``replica``...);
       leaderboard figures are reported only for ``kaggle`` (see
       :class:`GradeReport`).
-    * ``max_bytes``: the largest submission accepted.
+    * ``max_bytes``: the largest submission accepted (default: the task's
+      ``submission.max_mb``).
+
+    With ``grader: raw`` the task's ``grade.py`` receives both files read as
+    text, unvalidated (every column a string), and validates them itself — for
+    competitions whose submissions are not one row per answer id (repeated ids,
+    a superset of ids) or whose answers do not carry the submission's columns.
 
     The score is the task's ``grade.py`` ``grade(submission_df, answers_df)``
     if the task folder has one, else the registered metric ``task.metric`` on
@@ -64,6 +70,9 @@ def grade_submission(
     """
     spec = task.submission
     base = _base_fields(task, data_source)
+    limit = max_bytes if max_bytes is not None else spec.max_mb * 2**20
+    if task.grader == "raw":
+        return _grade_raw(task, submission, answers, base, limit)
     truth = _load_answers(answers, spec)
     expected = truth[spec.id_column].tolist()
     if expected_ids_from is not None:
@@ -80,7 +89,7 @@ def grade_submission(
         )
     try:
         predicted = validate_submission_frame(
-            read_submission(submission, spec, max_bytes=max_bytes), expected, spec
+            read_submission(submission, spec, max_bytes=limit), expected, spec
         )
     except InvalidSubmission as exc:
         return _invalid(base, exists=True, message=str(exc))
@@ -90,16 +99,49 @@ def grade_submission(
         truth[spec.id_column].to_numpy(dtype=object),
     ):  # validation guarantees the same ids; alignment by sorting relies on it
         raise RuntimeError(f"{task.key}: submission and answers are not aligned by id")
+    return _score(task, lambda: scorer(predicted, truth), base, data_source)
+
+
+def _score(
+    task: TaskSpec, compute: Callable[[], Any], base: dict[str, Any], data_source: str
+) -> GradeReport:
+    """Run a scorer: its value, or an invalid report saying why it could not score."""
     try:
-        value = float(scorer(predicted, truth))
+        value = float(compute())
         if not math.isfinite(value):
-            raise ValueError(f"the metric returned {value}")
+            raise InvalidSubmission(f"the submission's score is not a finite number ({value})")
     except InvalidSubmission as exc:
         return _invalid(base, exists=True, message=str(exc))
+    except ValueError as exc:  # metrics reject malformed predictions with ValueError
+        logger.info("%s: submission rejected by the metric: %s", task.key, exc)
+        return _invalid(base, exists=True, message=f"cannot score the submission: {exc}")
     except Exception as exc:
-        logger.exception("grader error on %s for %s", submission, task.key)
+        logger.exception("grader error for %s", task.key)
         return _invalid(base, exists=True, message=f"grader error: {type(exc).__name__}: {exc}")
     return _valid(base, task, data_source, round(value, 5))
+
+
+def _grade_raw(
+    task: TaskSpec, submission: Path | None, answers: Path, base: dict[str, Any], limit: int
+) -> GradeReport:
+    """``grader: raw``: the task's grade() gets both files as text frames, unvalidated."""
+    module = task.module("grade")
+    grade = getattr(module, "grade", None) if module is not None else None
+    if not callable(grade):
+        raise RuntimeError(f"{task.folder / 'grade.py'} defines no grade() function")
+    try:
+        truth = read_table(answers, max_bytes=_TRUSTED_MAX_BYTES)
+    except InvalidSubmission as exc:
+        raise RuntimeError(f"answers file {answers} is unusable: {exc}") from exc
+    if submission is None or not (submission.exists() or submission.is_symlink()):
+        return _invalid(
+            base, exists=False, message=f"no submission file: write {task.submission.file}"
+        )
+    try:
+        predicted = read_table(submission, max_bytes=limit)
+    except InvalidSubmission as exc:
+        return _invalid(base, exists=True, message=str(exc))
+    return _score(task, lambda: grade(predicted, truth), base, base["data_source"])
 
 
 def invalid_report(task: TaskSpec, data_source: str, message: str, *, exists: bool) -> GradeReport:
