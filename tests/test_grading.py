@@ -594,9 +594,11 @@ def test_raw_grader_gets_unvalidated_text_frames(tmp_path: Path, answers: Path) 
     raw_task = load_task(folder)
     assert raw_task.grader == "raw"
     dup = "PassengerId,Transported,Extra\n" + "0001_01,True,x\n" * 20  # repeated ids are fine
-    report = grade(raw_task, write(tmp_path / "s.csv", dup), answers)
+    (tmp_path / "s.csv").write_text(dup)
+    report = grade(raw_task, tmp_path / "s.csv", answers)
     assert report.valid and report.score == 2.0
-    report = grade(raw_task, write(tmp_path / "t.csv", "PassengerId\n1\n"), answers)
+    (tmp_path / "t.csv").write_text("PassengerId\n1\n")
+    report = grade(raw_task, tmp_path / "t.csv", answers)
     assert not report.valid and report.message == "need Extra"
     report = grade(raw_task, tmp_path / "missing.csv", answers)
     assert not report.valid and not report.submission_exists
