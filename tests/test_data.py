@@ -23,7 +23,10 @@ from mle_gym.tasks import get_task
 TASK = get_task("spaceship-titanic")
 
 
-@pytest.mark.parametrize(("n", "test_size"), [(8693, 0.1), (100, 0.25), (57, 0.33), (1000, 137)])
+@pytest.mark.parametrize(
+    ("n", "test_size"),
+    [(8693, 0.1), (100, 0.25), (57, 0.33), (90, 0.3), (1000, 137), (5671, 1631 / 5671)],
+)
 def test_split_matches_sklearn_row_for_row(n: int, test_size: float) -> None:
     df = pd.DataFrame({"a": np.arange(n), "b": np.arange(n) * 2.5})
     ours = train_test_split_like_sklearn(df, test_size=test_size, random_state=0)

@@ -23,7 +23,7 @@ def split_sizes(n_samples: int, test_size: float | int) -> tuple[int, int]:
         if not 0.0 < test_size < 1.0:
             raise ValueError(f"test_size as a fraction must be in (0, 1), got {test_size}")
         n_test = math.ceil(test_size * n_samples)
-        n_train = math.floor((1.0 - test_size) * n_samples)
+        n_train = n_samples - n_test
     else:
         if not 0 < test_size < n_samples:
             raise ValueError(f"test_size as a count must be in (0, {n_samples}), got {test_size}")
