@@ -17,6 +17,7 @@ import functools
 import importlib.util
 import logging
 import math
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -168,7 +169,12 @@ def _load_module(path: Path, qualname: str) -> ModuleType | None:
     if spec is None or spec.loader is None:  # pragma: no cover - only on broken files
         raise TaskError(f"cannot import {path}")
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    sys.modules[mod_name] = module  # dataclasses and pickling look modules up here
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        sys.modules.pop(mod_name, None)
+        raise
     return module
 
 

@@ -1,0 +1,167 @@
+"""The MLE-bench catalog as a whole: 82 registered ids, figures, metrics, graders, data paths."""
+
+from __future__ import annotations
+
+import csv
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import pytest
+
+import mle_gym
+from mle_gym.agents import make_agent
+from mle_gym.data.store import DataNotPrepared
+from mle_gym.grading.metrics import get_metric
+from mle_gym.runner import run_episode
+from mle_gym.tasks import TaskError, all_tasks, evaluation_set, get_task, task_errors
+
+REPO = Path(__file__).resolve().parents[2]
+REFERENCE = REPO / "scripts" / "mlebench_reference"
+ROWS = list(csv.DictReader((REFERENCE / "mlebench_competitions.csv").open()))
+QUANTILES = json.loads((REFERENCE / "mlebench_leaderboard_quantiles.json").read_text())
+IDS = [r["competition_id"] for r in ROWS]
+LITE_AND_DEV = [r["competition_id"] for r in ROWS if r["split"] in ("low", "dev")]
+
+
+def _generator() -> Any:
+    """The generator script, imported as a module."""
+    import importlib.util
+
+    path = REPO / "scripts" / "generate_mlebench_tasks.py"
+    spec = importlib.util.spec_from_file_location("generate_mlebench_tasks", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+WITH_REPLICA = sorted(
+    s.id for s in all_tasks().values() if s.benchmark == "MLEBench" and "replica" in s.data
+)
+
+
+def test_no_invalid_task_folders() -> None:
+    assert task_errors() == []
+
+
+def test_all_82_competitions_registered() -> None:
+    assert len(ROWS) == 82
+    registered = set(mle_gym.register_all())
+    missing = [i for i in IDS if f"MLEBench/{i}-v0" not in registered]
+    assert missing == []
+    assert len([s for s in all_tasks().values() if s.benchmark == "MLEBench"]) == 82
+
+
+@pytest.mark.parametrize("row", ROWS, ids=IDS)
+def test_task_figures_match_the_reference(row: dict[str, str]) -> None:
+    spec = get_task(f"MLEBench/{row['competition_id']}-v0")
+    assert spec.split == row["split"]
+    assert spec.metric == row["metric"]
+    fix = _generator().CORRECTIONS.get(row["competition_id"], {})
+    assert spec.lower_is_better == fix.get("lower_is_better", row["lower_is_better"] == "True")
+    if row["gold"]:
+        lb = spec.leaderboard
+        assert lb is not None
+        assert (lb.gold, lb.silver, lb.bronze, lb.median) == tuple(
+            float(row[k]) for k in ("gold", "silver", "bronze", "median")
+        )
+        assert lb.teams == int(row["teams"])
+        assert list(lb.score_at_rank_fraction) == [
+            float(x) for x in QUANTILES[row["competition_id"]]["score_at_rank_fraction"]
+        ]
+    else:
+        assert spec.leaderboard is None
+
+
+def test_generated_sections_are_in_sync() -> None:
+    done = subprocess.run(
+        [sys.executable, str(REPO / "scripts" / "generate_mlebench_tasks.py"), "--check"],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stdout
+
+
+def test_every_reference_metric_name_is_implemented() -> None:
+    for name in sorted({r["metric"] for r in ROWS}):
+        metric = get_metric(name)
+        expected = {
+            r["lower_is_better"] == "True"
+            for r in ROWS
+            if r["metric"] == name and r["lower_is_better"]
+        }
+        if len(expected) == 1:
+            assert metric.lower_is_better == expected.pop(), name
+
+
+@pytest.mark.parametrize("competition", IDS)
+def test_every_task_can_be_graded_or_says_why(competition: str) -> None:
+    spec = get_task(f"MLEBench/{competition}-v0")
+    problem = spec.grader_problem()
+    if spec.grader == "missing":
+        assert problem and "no grader" in problem
+        with pytest.raises(TaskError, match="cannot be used"):
+            gym.make(spec.env_id, data="auto")
+    else:
+        assert problem is None, problem
+
+
+@pytest.mark.parametrize("competition", LITE_AND_DEV)
+def test_lite_and_dev_competitions_are_preparable(competition: str) -> None:
+    spec = get_task(competition)
+    assert spec.kaggle_supported
+    module = spec.module("prepare")
+    assert module is not None and callable(getattr(module, "prepare", None))
+
+
+@pytest.mark.parametrize("competition", IDS)
+def test_make_without_data_gives_the_preparation_error(
+    competition: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MLE_GYM_HOME", str(tmp_path))
+    spec = get_task(competition)
+    if spec.grader == "missing" or "replica" in spec.data:
+        return  # covered by the grader test / the replica episodes
+    with pytest.raises(DataNotPrepared) as err:
+        gym.make(spec.env_id)
+    message = str(err.value)
+    if spec.kaggle_supported:
+        assert f"mle-gym prepare {competition}" in message
+        assert "kaggle.com/competitions/" in message and "/rules" in message
+    else:
+        assert "not yet supported" in message
+
+
+def test_leaky_tasks_are_excluded_from_evaluation_sets() -> None:
+    leaky = {s.id for s in all_tasks().values() if s.leaky}
+    assert "random-acts-of-pizza" in leaky
+    default = {s.id for s in evaluation_set("lite", "MLEBench")}
+    assert default and not (default & leaky)
+    everything = {s.id for s in evaluation_set("lite", "MLEBench", include_leaky=True)}
+    assert everything == {r["competition_id"] for r in ROWS if r["split"] == "low"}
+
+
+def test_at_least_nine_replicas() -> None:
+    assert len(WITH_REPLICA) >= 9, WITH_REPLICA
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("competition", WITH_REPLICA)
+def test_replica_reference_solution_episode(competition: str) -> None:
+    """reset -> the scripted agent runs the task's reference solution -> submit -> valid."""
+    spec = get_task(competition)
+    env = gym.make(spec.env_id, data="replica", reward_mode="raw", sandbox="local")
+    try:
+        result = run_episode(env, make_agent("scripted"), seed=0)
+    finally:
+        env.close()
+    grade = result.grade
+    assert grade is not None and grade["valid"], grade
+    replica = spec.data["replica"]
+    sample = replica["sample_submission_score"]
+    better = grade["score"] < sample if spec.lower_is_better else grade["score"] > sample
+    assert better, (grade["score"], sample)
