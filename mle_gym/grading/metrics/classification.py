@@ -12,6 +12,7 @@ import math
 from collections.abc import Iterable, Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from mle_gym.grading.metrics._common import floats
 from mle_gym.grading.metrics.registry import register
@@ -42,7 +43,7 @@ def accuracy(y_true: np.ndarray, y_pred: np.ndarray) -> float:
     """
     hits = np.asarray(y_true == y_pred, dtype=bool)
     if hits.ndim > 1:
-        hits = hits.all(axis=tuple(range(1, hits.ndim)))
+        return float(np.mean(hits.all(axis=tuple(range(1, hits.ndim)))))
     return float(hits.mean())
 
 
@@ -86,7 +87,7 @@ def _f_beta(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, beta: float) -> np.n
     return out
 
 
-def f_beta_binary(y_true: np.ndarray, y_pred: np.ndarray, beta: float = 1.0) -> float:
+def f_beta_binary(y_true: ArrayLike, y_pred: ArrayLike, beta: float = 1.0) -> float:
     """F-beta of the positive class on boolean arrays (any shape, flattened).
 
     ``(1 + beta^2) tp / ((1 + beta^2) tp + beta^2 fn + fp)``; 0.0 when there is

@@ -456,9 +456,12 @@ def coco_map(
         if b.category in wanted:
             dt_index[b.image, b.category].append(i)
     low, high = _AREA_ALL
-    curves = []
+    curves: list[np.ndarray] = []
     for category in categories:
-        scores, matched, ignored, gt_ignored = [], [], [], []
+        scores: list[float] = []
+        matched: list[np.ndarray] = []
+        ignored: list[np.ndarray] = []
+        gt_ignored: list[np.ndarray] = []
         for image in images:
             g_ids = gt_index.get((image, category), [])
             d_ids = dt_index.get((image, category), [])

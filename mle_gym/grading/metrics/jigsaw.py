@@ -63,14 +63,14 @@ def jigsaw_bias_score(
     taken, so only the side of 0.5 of each score matters. ``ValueError`` when an
     AUC is undefined (a subset holding one class).
     """
-    truth = floats(NAME, toxicity_true, what="answers").ravel() >= 0.5
+    truth: np.ndarray = floats(NAME, toxicity_true, what="answers").ravel() >= 0.5
     pred = (floats(NAME, toxicity_pred).ravel() >= 0.5).astype(np.float64)
-    groups = np.asarray(identities, dtype=np.float64)
-    if groups.ndim == 1:
-        groups = groups[:, None]
-    if groups.shape[0] != len(truth) or len(pred) != len(truth):
+    values = np.asarray(identities, dtype=np.float64)
+    if values.ndim == 1:
+        values = values[:, None]
+    if values.shape[0] != len(truth) or len(pred) != len(truth):
         raise ValueError(f"{NAME}: answers, predictions and identities differ in length")
-    groups = np.nan_to_num(groups, nan=0.0) >= 0.5
+    groups: np.ndarray = np.nan_to_num(values, nan=0.0) >= 0.5
     names = identity_names if len(identity_names) == groups.shape[1] else None
     overall = _auc(truth, pred, "overall")
     bias: list[list[float]] = [[], [], []]

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import Any, Literal
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from mle_gym.grading.metrics._common import is_missing
 from mle_gym.grading.metrics.classification import f_beta_binary
@@ -66,14 +67,13 @@ def rle_decode(rle: Any, shape: tuple[int, int], *, order: Order = "F") -> np.nd
     height, width = int(shape[0]), int(shape[1])
     size = height * width
     lo, hi = rle_runs(rle, size)
-    marks = np.zeros(size + 1, dtype=np.int32)
-    np.add.at(marks, lo, 1)
-    np.add.at(marks, hi, -1)
-    flat = np.cumsum(marks[:-1]) > 0
+    flat = np.zeros(size, dtype=bool)
+    for start, end in zip(lo.tolist(), hi.tolist(), strict=True):
+        flat[start:end] = True
     return flat.reshape((height, width), order=order)
 
 
-def rle_encode(mask: np.ndarray, *, order: Order = "F") -> str:
+def rle_encode(mask: ArrayLike, *, order: Order = "F") -> str:
     """RLE text of a 2-D mask (nonzero = foreground); ``""`` for an empty mask."""
     flat = np.asarray(mask).ravel(order=order) != 0
     edges = np.diff(np.r_[0, flat.astype(np.int8), 0])
@@ -99,7 +99,7 @@ def _runs_overlap(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndar
     return _run_length(*a) + _run_length(*b) - union
 
 
-def dice(true_mask: np.ndarray, pred_mask: np.ndarray, both_empty: float = math.nan) -> float:
+def dice(true_mask: ArrayLike, pred_mask: ArrayLike, both_empty: float = math.nan) -> float:
     """Dice coefficient ``2 |T & P| / (|T| + |P|)`` of two boolean masks (any shape).
 
     ``both_empty`` is returned when neither mask has a pixel (MLE-bench: NaN by
@@ -169,7 +169,7 @@ def mean_dice(y_true: np.ndarray, y_pred: np.ndarray) -> float:
     return float(np.mean([dice(t[i], p[i], both_empty=1.0) for i in range(len(t))]))
 
 
-def global_dice(true_masks: Sequence[np.ndarray], pred_masks: Sequence[np.ndarray]) -> float:
+def global_dice(true_masks: Sequence[ArrayLike], pred_masks: Sequence[ArrayLike]) -> float:
     """Dice of all pixels of all images pooled: ``2 sum|T & P| / (sum|T| + sum|P|)``.
 
     ``ValueError`` if no image has a foreground pixel in either set (MLE-bench
@@ -202,7 +202,7 @@ TGS_THRESHOLDS = np.arange(0.5, 1.0, 0.05)
 """IoU thresholds 0.5, 0.55, ..., 0.95 (as ``numpy.arange`` produces them)."""
 
 
-def tgs_image_score(true_mask: np.ndarray, pred_mask: np.ndarray) -> float:
+def tgs_image_score(true_mask: ArrayLike, pred_mask: ArrayLike) -> float:
     """TGS salt score of one image: share of thresholds ``t`` in 0.5..0.95 with ``IoU > t``.
 
     1.0 if both masks are empty, 0.0 if only the answer is empty. Otherwise the
@@ -355,7 +355,7 @@ def _directed_hausdorff_sq(sources: np.ndarray, targets: np.ndarray, weights: np
     return best
 
 
-def hausdorff_distance(true_mask: np.ndarray, pred_mask: np.ndarray) -> float:
+def hausdorff_distance(true_mask: ArrayLike, pred_mask: ArrayLike) -> float:
     """Normalised symmetric Hausdorff distance of two masks, as MLE-bench's UW-Madison grader.
 
     NaN if both are empty; 0.0 if identical; 1.0 if exactly one is empty or the
