@@ -125,7 +125,16 @@ def render(row: dict[str, str], quantiles: dict[str, Any] | None, existing: str 
     body = yaml.dump(doc, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
     if existing is not None:
         match = _HAND_START.search(existing)
-        hand = existing[match.start() :] if match else ""
+        start = match.start() if match else len(existing)
+        # Comment lines directly above the first hand section belong to it.
+        while True:
+            prev_end = existing.rfind("\n", 0, max(start - 1, 0))
+            line = existing[prev_end + 1 : start - 1] if start > 0 else ""
+            if start > 0 and line.startswith("#") and prev_end >= 0:
+                start = prev_end + 1
+            else:
+                break
+        hand = existing[start:]
     else:
         hand = yaml.dump(
             placeholder_sections(row["competition_id"]),

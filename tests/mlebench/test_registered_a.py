@@ -1,14 +1,16 @@
 """MLE-bench tasks registered without data preparation (medium/high splits, part A).
 
-For every competition: the task folder loads, its grader is usable (or documented as missing),
-grading works end to end on tiny synthetic files in the competition's real format (a perfect
-submission gets the metric's best value, an imperfect one the value computed independently
-here the way MLE-bench's grade.py computes it, a malformed one is invalid), and
-``gymnasium.make`` says that preparing the data is not yet supported.
+For every competition: the task folder loads, its grader is usable, grading works end to end
+on tiny synthetic files in the competition's real format (a perfect submission gets the metric's
+best value, an imperfect one the value computed independently here the way MLE-bench's grade.py
+computes it, a malformed one is invalid), and ``gymnasium.make`` says that preparing the data is
+not yet supported. The ``grader: raw`` competitions (submissions that are not one row per
+answers id) also have their format check against the public sample submission tested.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,20 +20,23 @@ import gymnasium
 import numpy as np
 import pandas as pd
 import pytest
+from scipy.special import rel_entr
 from scipy.stats import spearmanr
 from sklearn.metrics import (
     accuracy_score,
     auc,
     f1_score,
     label_ranking_average_precision_score,
+    roc_auc_score,
     roc_curve,
 )
 from sklearn.preprocessing import MultiLabelBinarizer
 
 import mle_gym  # noqa: F401  (registers the environments)
 from mle_gym.data.store import DataNotPrepared
-from mle_gym.grading import grade_submission
-from mle_gym.tasks import TaskError, get_task
+from mle_gym.grading import InvalidSubmission, grade_submission
+from mle_gym.grading.format_check import FormatChecker
+from mle_gym.tasks import get_task
 
 GRADED = [
     "3d-object-detection-for-autonomous-vehicles",
@@ -58,12 +63,12 @@ GRADED = [
     "iwildcam-2019-fgvc6",
     "iwildcam-2020-fgvc7",
 ]
-MISSING = [
+RAW = [  # grader: raw -- grade.py validates and matches the rows itself
     "h-and-m-personalized-fashion-recommendations",
     "hms-harmful-brain-activity-classification",
     "jigsaw-unintended-bias-in-toxicity-classification",
 ]
-ALL = GRADED + MISSING
+ALL = GRADED + RAW
 
 
 @dataclass
@@ -505,11 +510,195 @@ CASES: dict[str, Callable[[], Case]] = {
 }
 
 
+# ----------------------------------------------------------------- raw-grader cases
+
+
+@dataclass
+class RawCase:
+    """Synthetic files of a ``grader: raw`` competition, in its real format."""
+
+    answers: pd.DataFrame  # the private answers file as MLE-bench prepares it
+    sample: pd.DataFrame  # the public sample submission
+    perfect: pd.DataFrame  # a submission that reproduces the answers
+    imperfect: pd.DataFrame  # a deliberately worse submission ...
+    expected: float  # ... and its score, computed independently here
+    malformed: str  # CSV text of a submission that cannot be graded ...
+    complaint: str  # ... and a fragment of the message saying why
+    best: float  # the metric's best value
+
+
+# Kaggle's sample submission: the same 12 articles for everyone, with leading zeros
+HM_POPULAR = (
+    "0706016001 0706016002 0372860001 0610776002 0759871002 0464297007 "
+    "0372860002 0610776001 0399223001 0706016003 0720125001 0156231001"
+)
+
+
+def customer(n: int) -> str:
+    """A 64-hex-digit customer id, as in the H&M data."""
+    return hashlib.sha256(f"customer {n}".encode()).hexdigest()
+
+
+def raw_case_hm() -> RawCase:
+    customers = [customer(n) for n in range(6)]
+    # answers: only the buyers of the test week; article ids without leading zeros, one per
+    # purchase (a repeated purchase repeats the id)
+    bought = {
+        customers[0]: "706016001 706016002",
+        customers[2]: "372860001",
+        customers[3]: "610776002 759871002 610776002",
+    }
+    answers = pd.DataFrame({"customer_id": list(bought), "prediction": list(bought.values())})
+    sample = pd.DataFrame({"customer_id": customers, "prediction": HM_POPULAR})
+    perfect = sample.assign(prediction=[bought.get(c, "706016001") for c in customers])
+    ranked = {
+        customers[0]: "706016002 111111111 706016001",
+        customers[2]: "0372860001",  # the leading zero makes it a miss, as in MLE-bench
+        customers[3]: "759871002",
+    }
+    imperfect = sample.assign(prediction=[ranked.get(c, "") for c in customers])
+    expected = float(
+        np.mean([ap_at_k(set(bought[c].split(" ")), ranked[c].split(" "), 12) for c in bought])
+    )
+    # unscored customers (1, 4, 5) may be left out; scored ones (0, 2, 3) may not
+    malformed = "customer_id,prediction\n" + "".join(f"{c},706016001\n" for c in customers[:2])
+    return RawCase(
+        answers, sample, perfect, imperfect, expected, malformed, "scored customers", 1.0
+    )
+
+
+HMS_VOTES = ["seizure_vote", "lpd_vote", "gpd_vote", "lrda_vote", "grda_vote", "other_vote"]
+
+
+def raw_case_hms() -> RawCase:
+    eeg = [568657, 568657, 582999, 642382, 642382, 642382]
+    votes = np.array(
+        [
+            [0, 0, 3, 0, 0, 0],
+            [0, 0, 1, 0, 0, 2],
+            [1, 0, 0, 0, 0, 13],
+            [0, 0, 0, 0, 0, 1],
+            [0, 3, 0, 0, 0, 0],
+            [0, 1, 0, 1, 0, 0],
+        ]
+    )
+    answers = pd.DataFrame(  # MLE-bench's private test.csv: the 15 columns of train.csv
+        {
+            "eeg_id": eeg,
+            "eeg_sub_id": [0, 1, 0, 0, 1, 2],
+            "eeg_label_offset_seconds": [0.0, 6.0, 0.0, 0.0, 8.0, 12.0],
+            "spectrogram_id": [789577333, 789577333, 1552638400, 14960202, 14960202, 14960202],
+            "spectrogram_sub_id": [0, 1, 0, 0, 1, 2],
+            "spectrogram_label_offset_seconds": [0.0, 6.0, 0.0, 1008.0, 1016.0, 1020.0],
+            "label_id": [1628180742, 142182171, 3811445599, 2875932463, 3066287262, 1447271428],
+            "patient_id": [42516, 42516, 30539, 56885, 56885, 56885],
+            "expert_consensus": ["GPD", "Other", "Other", "Other", "LPD", "LPD"],
+            **{name: votes[:, k] for k, name in enumerate(HMS_VOTES)},
+        }
+    )
+    shares = votes / votes.sum(axis=1, keepdims=True)
+    perfect = pd.DataFrame({"eeg_id": eeg, **dict(zip(HMS_VOTES, shares.T, strict=True))})
+    sample = perfect.assign(**dict.fromkeys(HMS_VOTES, 1 / 6))
+    # half the vote shares, half uniform; the two rows of eeg 568657 exchanged
+    guess = (0.5 * shares + 0.5 / 6)[[1, 0, 2, 3, 4, 5]]
+    imperfect = pd.DataFrame({"eeg_id": eeg, **dict(zip(HMS_VOTES, guess.T, strict=True))})
+    expected = float(np.mean(rel_entr(shares, np.clip(guess, 1e-15, 1 - 1e-15)).sum(axis=1)))
+    malformed = sample.copy()
+    malformed.loc[2, "other_vote"] = 0.5
+    return RawCase(
+        answers,
+        sample,
+        perfect,
+        imperfect,
+        expected,
+        malformed.to_csv(index=False),
+        "must add up to 1",
+        0.0,
+    )
+
+
+JIGSAW_IDENTITIES = [
+    "male",
+    "female",
+    "homosexual_gay_or_lesbian",
+    "christian",
+    "jewish",
+    "muslim",
+    "black",
+    "white",
+    "psychiatric_or_mental_illness",
+]
+
+
+def jigsaw_like_mlebench(answers: pd.DataFrame, predictions: np.ndarray) -> float:
+    """MLE-bench's formula with scikit-learn: everything cut at 0.5, then ROC AUCs."""
+    truth = (answers["toxicity"].to_numpy() >= 0.5).astype(int)
+    guess = (np.asarray(predictions) >= 0.5).astype(int)
+    kinds: list[list[float]] = [[], [], []]
+    for name in JIGSAW_IDENTITIES:
+        member = (answers[name] >= 0.5).to_numpy()  # NaN (not annotated) is not a mention
+        subsets = (
+            member,
+            ((truth == 0) & member) | ((truth == 1) & ~member),
+            ((truth == 1) & member) | ((truth == 0) & ~member),
+        )
+        for kind, subset in zip(kinds, subsets, strict=True):
+            kind.append(roc_auc_score(truth[subset], guess[subset]))
+    means = [(sum(v**-5 for v in values) / len(values)) ** (1 / -5) for values in kinds]
+    return 0.25 * roc_auc_score(truth, guess) + 0.25 * sum(means)
+
+
+def raw_case_jigsaw() -> RawCase:
+    rows: list[dict[str, object]] = []
+    for name in JIGSAW_IDENTITIES:  # a toxic and a harmless comment mentioning each identity
+        for toxicity, share in ((0.8, 1.0), (0.2, 0.6)):
+            shares = dict.fromkeys(JIGSAW_IDENTITIES, 0.0) | {name: share}
+            rows.append({"toxicity": toxicity, **shares})
+    rows.append({"toxicity": 0.9})  # identities not annotated: blank
+    rows.append({"toxicity": 0.0})
+    rows.append({"toxicity": 0.7, **dict.fromkeys(JIGSAW_IDENTITIES, 0.0), "male": 0.3})
+    body = pd.DataFrame(rows)
+    ids = list(range(7097320, 7097320 + len(body)))
+    answers = pd.DataFrame(  # a subset of test_private_expanded.csv's 45 columns, same layout
+        {
+            "id": ids,
+            "comment_text": [f'comment {i}, with "quotes"\nand a new line' for i in ids],
+            "created_date": "2017-05-11 00:14:15.417484+00",
+            "toxicity": body["toxicity"],
+            "severe_toxicity": 0.0,
+            "obscene": 0.0,
+            "asian": np.where(body["male"].isna(), np.nan, 0.0),
+            **{name: body[name] for name in JIGSAW_IDENTITIES},
+            "identity_annotator_count": np.where(body["male"].isna(), 0, 4),
+            "toxicity_annotator_count": 10,
+        }
+    )
+    sample = pd.DataFrame({"id": ids, "prediction": 0.0})
+    perfect = pd.DataFrame({"id": ids, "prediction": body["toxicity"]})
+    guess = body["toxicity"].to_numpy().copy()
+    guess[JIGSAW_IDENTITIES.index("muslim") * 2] = 0.1  # a toxic comment on muslims missed
+    guess[-2] = 0.7  # a harmless comment flagged
+    imperfect = pd.DataFrame({"id": ids, "prediction": guess})
+    expected = jigsaw_like_mlebench(answers, guess)
+    malformed = "id,prediction\n" + "".join(f"{i},{'abc' if i == ids[3] else 0.5}\n" for i in ids)
+    return RawCase(
+        answers, sample, perfect, imperfect, expected, malformed, "prediction must be a number", 1.0
+    )
+
+
+RAW_CASES: dict[str, Callable[[], RawCase]] = {
+    "h-and-m-personalized-fashion-recommendations": raw_case_hm,
+    "hms-harmful-brain-activity-classification": raw_case_hms,
+    "jigsaw-unintended-bias-in-toxicity-classification": raw_case_jigsaw,
+}
+
+
 # ----------------------------------------------------------------- tests
 
 
 def test_every_competition_has_a_case() -> None:
     assert sorted(CASES) == sorted(GRADED)
+    assert sorted(RAW_CASES) == sorted(RAW)
 
 
 @pytest.mark.parametrize("competition", ALL)
@@ -523,11 +712,11 @@ def test_task_loads(competition: str) -> None:
     assert task.data["kaggle"]["prepared_md5"]
     text = task.description()
     assert "submission.csv" in text and "## Metric" in text
-    if competition in MISSING:
-        assert task.grader == "missing"
-        assert "no grader is implemented" in (task.grader_problem() or "")
+    assert task.grader_problem() is None
+    if competition in RAW:
+        assert task.grader == "raw"
+        assert callable(getattr(task.module("grade"), "validate", None))
     else:
-        assert task.grader_problem() is None
         assert (task.folder / "grade.py").is_file() == (task.grader == "module")
 
 
@@ -570,9 +759,146 @@ def test_make_says_preparation_is_not_supported(
 ) -> None:
     monkeypatch.setenv("MLE_GYM_HOME", str(tmp_path / "home"))
     task = get_task(competition)
-    if competition in MISSING:
-        with pytest.raises(TaskError, match="no grader is implemented"):
-            gymnasium.make(task.env_id)
-    else:
-        with pytest.raises(DataNotPrepared, match="not yet supported"):
-            gymnasium.make(task.env_id)
+    with pytest.raises(DataNotPrepared, match="not yet supported"):
+        gymnasium.make(task.env_id)
+
+
+# ----------------------------------------------------------------- raw graders
+
+
+def _raw_files(competition: str, tmp_path: Path) -> tuple[object, RawCase, Path]:
+    task = get_task(competition)
+    case = RAW_CASES[competition]()
+    answers = tmp_path / task.answers_file
+    case.answers.to_csv(answers, index=False)
+    return task, case, answers
+
+
+@pytest.mark.parametrize("competition", RAW)
+def test_raw_grading_end_to_end(competition: str, tmp_path: Path) -> None:
+    task, case, answers = _raw_files(competition, tmp_path)
+    perfect = _grade(task, tmp_path, answers, "perfect.csv", case.perfect)
+    assert perfect.valid, perfect.message
+    assert perfect.score == pytest.approx(case.best, abs=1e-5)
+
+    imperfect = _grade(task, tmp_path, answers, "imperfect.csv", case.imperfect)
+    assert imperfect.valid, imperfect.message
+    assert imperfect.score == pytest.approx(case.expected, abs=1e-5)
+    worse = (
+        imperfect.score > perfect.score if task.lower_is_better else imperfect.score < perfect.score
+    )
+    assert worse
+
+    malformed = _grade(task, tmp_path, answers, "malformed.csv", case.malformed)
+    assert not malformed.valid and malformed.score is None
+    assert case.complaint in malformed.message
+
+
+@pytest.mark.parametrize("competition", RAW)
+def test_raw_validate_checks_the_format_against_the_sample(
+    competition: str, tmp_path: Path
+) -> None:
+    task = get_task(competition)
+    case = RAW_CASES[competition]()
+    sample = tmp_path / "sample_submission.csv"
+    case.sample.to_csv(sample, index=False)
+    checker = FormatChecker(task, sample)
+    assert checker.check(sample, "sample_submission.csv").startswith("valid")
+    for name, frame in (("perfect", case.perfect), ("imperfect", case.imperfect)):
+        frame.to_csv(tmp_path / f"{name}.csv", index=False)
+        assert checker.check(tmp_path / f"{name}.csv", f"{name}.csv").startswith("valid")
+    renamed = case.sample.rename(columns={case.sample.columns[-1]: "target"})
+    renamed.to_csv(tmp_path / "renamed.csv", index=False)
+    with pytest.raises(InvalidSubmission, match="header must hold exactly") as err:
+        checker.check(tmp_path / "renamed.csv", "renamed.csv")
+    assert "missing" in str(err.value) and "unexpected target" in str(err.value)
+    extra = case.sample.assign(Unnamed=0)
+    extra.to_csv(tmp_path / "extra.csv", index=False)
+    with pytest.raises(InvalidSubmission, match="unexpected Unnamed"):
+        checker.check(tmp_path / "extra.csv", "extra.csv")
+
+
+@pytest.mark.parametrize(
+    "competition",
+    [
+        "h-and-m-personalized-fashion-recommendations",
+        "jigsaw-unintended-bias-in-toxicity-classification",
+    ],
+)
+def test_raw_sample_submission_scores_as_on_the_leaderboard(
+    competition: str, tmp_path: Path
+) -> None:
+    """H&M's sample never matches (leading zeros); Jigsaw's all-zero sample is a coin toss."""
+    task, case, answers = _raw_files(competition, tmp_path)
+    report = _grade(task, tmp_path, answers, "sample.csv", case.sample)
+    assert report.valid, report.message
+    assert task.leaderboard is not None
+    assert report.score == pytest.approx(task.leaderboard.sample_submission_score, abs=1e-5)
+
+
+def test_hm_scores_only_the_buyers_and_needs_each_customer_once(tmp_path: Path) -> None:
+    task, case, answers = _raw_files("h-and-m-personalized-fashion-recommendations", tmp_path)
+    buyers = case.answers["customer_id"].tolist()
+    # only the buyers, in another order, plus a customer unknown to the sample: all fine
+    only = case.perfect[case.perfect["customer_id"].isin(buyers)].iloc[::-1]
+    only = pd.concat([only, pd.DataFrame({"customer_id": ["ffff"], "prediction": ["1"]})])
+    report = _grade(task, tmp_path, answers, "buyers.csv", only)
+    assert report.valid and report.score == pytest.approx(1.0)
+    # ranks past 12 do not count: the right article at rank 13 scores 0 for that customer
+    late = case.perfect.copy()
+    late.loc[2, "prediction"] = " ".join(["999999999"] * 12 + ["372860001"])
+    report = _grade(task, tmp_path, answers, "late.csv", late)
+    assert report.score == pytest.approx(2 / 3, abs=1e-5)
+    # a customer listed twice is refused, even an unscored one
+    twice = pd.concat([case.perfect, case.perfect.iloc[[1]]])
+    report = _grade(task, tmp_path, answers, "twice.csv", twice)
+    assert not report.valid and "must appear once" in report.message
+    # the format check wants every customer of the sample (it cannot know who is scored)
+    sample = tmp_path / "sample_submission.csv"
+    case.sample.to_csv(sample, index=False)
+    (tmp_path / "few.csv").write_text(only.to_csv(index=False), encoding="utf-8")
+    with pytest.raises(InvalidSubmission, match="missing from the submission"):
+        FormatChecker(task, sample).check(tmp_path / "few.csv", "few.csv")
+
+
+def test_hms_pairs_repeated_eeg_ids_in_file_order(tmp_path: Path) -> None:
+    task, case, answers = _raw_files("hms-harmful-brain-activity-classification", tmp_path)
+    # whole eeg_id blocks moved around, rows of one eeg_id in order: still perfect
+    moved = case.perfect.iloc[[3, 4, 2, 0, 5, 1]]
+    report = _grade(task, tmp_path, answers, "moved.csv", moved)
+    assert report.valid and report.score == pytest.approx(0.0, abs=1e-9)
+    # the answers' vote counts are turned into shares: a one-hot guess of row 1 costs log(3)
+    guess = case.perfect.copy()
+    guess.loc[0, HMS_VOTES] = [0, 0, 1, 0, 0, 0]
+    guess.loc[1, HMS_VOTES] = [0, 0, 0, 0, 0, 1]
+    report = _grade(task, tmp_path, answers, "onehot.csv", guess)
+    shares = np.array([1 / 3, 2 / 3])
+    cost = float(rel_entr(shares, [1e-15, 1 - 1e-15]).sum()) / 6
+    assert report.valid and report.score == pytest.approx(cost, abs=1e-5)
+    # as many rows as the sample, but 642382 once too often and 568657 once too rarely
+    counts = case.perfect.copy()
+    counts.loc[1, "eeg_id"] = 642382
+    report = _grade(task, tmp_path, answers, "counts.csv", counts)
+    assert not report.valid and "instead of" in report.message
+    short = _grade(task, tmp_path, answers, "short.csv", case.perfect.iloc[:5])
+    assert not short.valid and "5 rows but 6" in short.message
+    negative = case.sample.copy()
+    negative.loc[0, ["seizure_vote", "lpd_vote"]] = [-0.1, 0.1 + 1 / 6]
+    report = _grade(task, tmp_path, answers, "negative.csv", negative)
+    assert not report.valid and "[0, 1]" in report.message
+
+
+def test_jigsaw_matches_ids_and_ignores_the_side_of_the_threshold(tmp_path: Path) -> None:
+    task, case, answers = _raw_files("jigsaw-unintended-bias-in-toxicity-classification", tmp_path)
+    # any score on the right side of 0.5 is perfect; rows in any order
+    sided = case.perfect.assign(prediction=np.where(case.perfect["prediction"] >= 0.5, 0.5, 0.49))
+    report = _grade(task, tmp_path, answers, "sided.csv", sided.iloc[::-1])
+    assert report.valid and report.score == pytest.approx(1.0)
+    blank = case.perfect.astype(str)
+    blank.loc[4, "prediction"] = ""
+    report = _grade(task, tmp_path, answers, "blank.csv", blank)
+    assert not report.valid and "data row 5" in report.message
+    report = _grade(task, tmp_path, answers, "dup.csv", case.perfect.iloc[[*range(20), 0]])
+    assert not report.valid and "repeated" in report.message
+    report = _grade(task, tmp_path, answers, "short.csv", case.perfect.iloc[1:])
+    assert not report.valid and "1 id(s) of sample_submission.csv are missing" in report.message

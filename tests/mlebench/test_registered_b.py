@@ -1,27 +1,34 @@
 """MLE-bench medium/high competitions registered without data preparation (group B).
 
-For every competition: the task loads, its grader is usable (or says why not),
-and grading runs end to end on tiny synthetic files in the task's real format:
-answers as MLE-bench's preparation writes them, a perfect submission built from
-them, an imperfect one (a valid, worse score) and a malformed one (invalid).
-Making the environment without prepared data names the missing preparation.
+For every competition: the task loads, its grader is usable, and grading runs end
+to end on tiny synthetic files in the task's real format: answers as MLE-bench's
+preparation writes them, a perfect submission built from them, an imperfect one (a
+valid, worse score) and a malformed one (invalid). The ``grader: raw`` competitions
+(rows keyed by a pair of columns) have their scores cross-checked against MLE-bench's
+formulas computed here and their format check against the sample tested. Making the
+environment without prepared data names the missing preparation.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import gymnasium as gym
+import numpy as np
 import pandas as pd
 import pytest
+from scipy.spatial.distance import directed_hausdorff
 
 import mle_gym  # noqa: F401  (registers the environments)
 from mle_gym.data.store import DataNotPrepared
-from mle_gym.grading import grade_submission
-from mle_gym.tasks import TaskError, TaskSpec, get_task
+from mle_gym.grading import InvalidSubmission, grade_submission
+from mle_gym.grading.format_check import FormatChecker
+from mle_gym.grading.metrics.segmentation import dice_hausdorff_combo
+from mle_gym.tasks import TaskSpec, get_task
 
 
 @dataclass(frozen=True)
@@ -533,24 +540,167 @@ CASES: dict[str, Case] = {
     ),
 }
 
-MISSING = {
-    # grader: missing -- the submission has no single unique id column.
-    "smartphone-decimeter-2022": {
-        "tripId": ["2021-08-24-US-SVL-1-GooglePixel5"] * 2,
-        "UnixTimeMillis": [1313868312000, 1313868313000],
-        "LatitudeDegrees": [37.4275, 37.4276],
-        "LongitudeDegrees": [-122.0731, -122.0732],
-    },
-    "uw-madison-gi-tract-image-segmentation": {
-        "id": ["case123_day20_slice_0001"] * 3,
-        "class": ["large_bowel", "small_bowel", "stomach"],
-        "predicted": ["", "28094 3 28358 7", ""],
-        "image_width": [266] * 3,
-        "image_height": [266] * 3,
-    },
+
+@dataclass(frozen=True)
+class RawCase:
+    """Synthetic files of a ``grader: raw`` competition (rows keyed by a pair of columns)."""
+
+    answers: pd.DataFrame  # the private answers file as MLE-bench prepares it
+    sample: pd.DataFrame  # the public sample submission
+    imperfect: pd.DataFrame  # a valid submission that scores worse ...
+    expected: float  # ... its score, computed here the way MLE-bench's grade.py does
+    malformed: pd.DataFrame  # a submission that cannot be scored ...
+    complaint: str  # ... and a fragment of the message saying why
+    best: float  # the score of the perfect submission (the answers' own columns)
+    columns: tuple[str, ...]  # the submission's columns
+
+
+TRIPS = ["2021-08-24-US-SVL-1-GooglePixel5", "2021-08-24-US-SVL-1-SamsungGalaxyS20Ultra"]
+TRIP_SIZES = [6, 5]
+SMARTPHONE_COLUMNS = ("tripId", "UnixTimeMillis", "LatitudeDegrees", "LongitudeDegrees")
+
+
+def haversine_like_mlebench(frame: pd.DataFrame, truth: pd.DataFrame) -> float:
+    """Per trip (rows paired by position), the mean of the p50 and p95 errors; then the mean."""
+    errors = []
+    for trip in truth["tripId"].unique():
+        a = truth[truth["tripId"] == trip]
+        b = frame[frame["tripId"] == trip]
+        lat1, lon1 = (
+            np.deg2rad(a["LatitudeDegrees"].to_numpy()),
+            np.deg2rad(a["LongitudeDegrees"].to_numpy()),
+        )
+        lat2, lon2 = (
+            np.deg2rad(b["LatitudeDegrees"].to_numpy()),
+            np.deg2rad(b["LongitudeDegrees"].to_numpy()),
+        )
+        h = np.sin((lat2 - lat1) / 2) ** 2
+        h += np.cos(lat1) * np.cos(lat2) * np.sin((lon2 - lon1) / 2) ** 2
+        d = 2 * 6_371_000 * np.arcsin(np.sqrt(h))
+        errors.append(np.mean([np.quantile(d, 0.5), np.quantile(d, 0.95)]))
+    return float(np.mean(errors))
+
+
+def raw_case_smartphone() -> RawCase:
+    trip = [t for t, n in zip(TRIPS, TRIP_SIZES, strict=True) for _ in range(n)]
+    step = [k for n in TRIP_SIZES for k in range(n)]
+    answers = pd.DataFrame(  # MLE-bench's private test.csv: the trips' ground_truth.csv rows
+        {
+            "tripId": trip,
+            "UnixTimeMillis": [1313868312000 + 1000 * k for k in step],
+            "LatitudeDegrees": [37.4275 + 1.1e-5 * k for k in step],
+            "LongitudeDegrees": [-122.0731 - 1.3e-5 * k for k in step],
+        }
+    )
+    sample = answers.assign(LatitudeDegrees=37.904611315634504, LongitudeDegrees=-86.48107806249548)
+    imperfect = answers.copy()
+    imperfect["LatitudeDegrees"] += [1e-5 * (k % 3) for k in step]
+    imperfect.loc[imperfect["tripId"] == TRIPS[1], "LongitudeDegrees"] += 2e-5
+    malformed = answers.copy()
+    malformed.loc[3, "UnixTimeMillis"] += 500  # a time the sample does not list
+    return RawCase(
+        answers,
+        sample,
+        imperfect,
+        haversine_like_mlebench(imperfect, answers),
+        malformed,
+        "1 row(s) of sample_submission.csv are missing",
+        0.0,
+        SMARTPHONE_COLUMNS,
+    )
+
+
+UW_HEIGHT, UW_WIDTH = 5, 6
+UW_CLASSES = ["large_bowel", "small_bowel", "stomach"]
+UW_TRUTH = {  # slice id -> the three organs' masks, run-length encoded (column-major)
+    "case123_day20_slice_0001": ["", "8 3 14 2", ""],
+    "case123_day20_slice_0002": ["1 2", "9 3 15 3", ""],
+    "case7_day0_slice_0065": ["", "", ""],
+    "case7_day0_slice_0066": ["", "", "20 4 26 3"],
+}
+UW_GUESS = {
+    "case123_day20_slice_0001": ["", "8 3", ""],
+    "case123_day20_slice_0002": ["", "9 3 15 3", "28 2"],
+    "case7_day0_slice_0065": ["", "", ""],
+    "case7_day0_slice_0066": ["", "", "21 3 26 4"],
 }
 
-COMPETITIONS = sorted([*CASES, *MISSING])
+
+def dense(rle: str) -> np.ndarray:
+    """A column-major 1-based RLE decoded pixel by pixel."""
+    flat = np.zeros(UW_HEIGHT * UW_WIDTH, dtype=bool)
+    numbers = [int(v) for v in rle.split()]
+    for start, length in zip(numbers[0::2], numbers[1::2], strict=True):
+        flat[start - 1 : start - 1 + length] = True
+    return flat.reshape((UW_WIDTH, UW_HEIGHT)).T
+
+
+def hausdorff_like_mlebench(pred: np.ndarray, true: np.ndarray) -> float:
+    if not pred.any() and not true.any():
+        return math.nan
+    if np.array_equal(pred, true):
+        return 0.0
+    if not pred.any() or not true.any() or pred.sum() > 10 * true.sum():
+        return 1.0
+    a = np.argwhere(true) / true.shape
+    b = np.argwhere(pred) / true.shape
+    return max(directed_hausdorff(a, b)[0], directed_hausdorff(b, a)[0]) / math.sqrt(3)
+
+
+def uw_like_mlebench(truth: dict[str, list[str]], guess: dict[str, list[str]]) -> float:
+    dices = []
+    for slice_id in truth:
+        for t, g in zip(truth[slice_id], guess[slice_id], strict=True):
+            a, b = dense(t), dense(g)
+            total = a.sum() + b.sum()
+            dices.append(2 * (a & b).sum() / total if total else math.nan)
+    distances = []
+    for day in sorted({k.split("_slice_")[0] for k in truth}):
+        ids = sorted(k for k in truth if k.startswith(day + "_slice_"))
+        volume = [
+            np.logical_or.reduce([dense(r) for r in masks[k]])
+            for masks in (truth, guess)
+            for k in ids
+        ]
+        true, pred = np.stack(volume[: len(ids)]), np.stack(volume[len(ids) :])
+        distances.append(hausdorff_like_mlebench(pred, true))
+    return 0.4 * float(np.nanmean(dices)) + 0.6 * (1 - float(np.nanmean(distances)))
+
+
+def _uw_rows(masks: dict[str, list[str]]) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "id": [k for k in masks for _ in UW_CLASSES],
+            "class": UW_CLASSES * len(masks),
+            "predicted": [rle for k in masks for rle in masks[k]],
+        }
+    )
+
+
+def raw_case_uw() -> RawCase:
+    # MLE-bench writes the sizes as floats (assigned row by row into a new column)
+    answers = _uw_rows(UW_TRUTH).assign(image_width=float(UW_WIDTH), image_height=float(UW_HEIGHT))
+    sample = _uw_rows(UW_TRUTH).assign(predicted="1 1 5 2")
+    malformed = _uw_rows(UW_GUESS)
+    malformed.loc[4, "predicted"] = "15 3 9 3"  # runs out of order
+    return RawCase(
+        answers,
+        sample,
+        _uw_rows(UW_GUESS),
+        uw_like_mlebench(UW_TRUTH, UW_GUESS),
+        malformed,
+        "invalid run-length encoding",
+        1.0,
+        ("id", "class", "predicted"),
+    )
+
+
+RAW: dict[str, Callable[[], RawCase]] = {
+    "smartphone-decimeter-2022": raw_case_smartphone,
+    "uw-madison-gi-tract-image-segmentation": raw_case_uw,
+}
+
+COMPETITIONS = sorted([*CASES, *RAW])
 
 
 def _write(path: Path, columns: dict[str, list[object]] | pd.DataFrame) -> Path:
@@ -592,12 +742,10 @@ def test_task_loads_and_is_registered(competition: str) -> None:
     assert not task.kaggle_supported
     assert task.description().strip()
     assert task.submission.target_columns
-    if competition in MISSING:
-        assert task.grader == "missing"
-        problem = task.grader_problem()
-        assert problem is not None and "no grader" in problem
-    else:
-        assert task.grader_problem() is None
+    assert task.grader_problem() is None
+    if competition in RAW:
+        assert task.grader == "raw"
+        assert callable(getattr(task.module("grade"), "validate", None))
 
 
 @pytest.mark.parametrize("competition", sorted(CASES))
@@ -620,26 +768,12 @@ def test_grading_end_to_end(competition: str, tmp_path: Path) -> None:
     assert malformed.score is None and malformed.message
 
 
-@pytest.mark.parametrize("competition", sorted(MISSING))
-def test_missing_grader_refuses_the_answers(competition: str, tmp_path: Path) -> None:
-    """Rows are keyed by a pair of columns, which the id-keyed grader cannot load."""
-    task = get_task(competition)
-    answers = _write(tmp_path / task.answers_file, MISSING[competition])
-    submission = _write(tmp_path / "submission.csv", MISSING[competition])
-    with pytest.raises(RuntimeError, match="answers"):
-        grade_submission(task, submission, answers=answers, data_source="kaggle")
-
-
 @pytest.mark.parametrize("competition", COMPETITIONS)
 def test_make_without_data_says_preparation_is_not_supported(
     competition: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("MLE_GYM_HOME", str(tmp_path))
     task = get_task(competition)
-    if competition in MISSING:
-        with pytest.raises(TaskError, match="cannot be used"):
-            gym.make(task.env_id)
-        return
     with pytest.raises(DataNotPrepared, match="not yet supported"):
         gym.make(task.env_id)
 
@@ -764,3 +898,97 @@ def test_plant_pathology_ignores_labels_outside_the_answers(tmp_path: Path) -> N
     }
     report = _score("plant-pathology-2021-fgvc8", tmp_path, case.answers, submission)
     assert report.score == pytest.approx(1.0)
+
+
+# --------------------------------------------------------------------------- raw graders
+
+
+def _raw_answers(competition: str, tmp_path: Path) -> tuple[TaskSpec, RawCase, Path]:
+    task = get_task(competition)
+    case = RAW[competition]()
+    return task, case, _write(tmp_path / task.answers_file, case.answers)
+
+
+@pytest.mark.parametrize("competition", sorted(RAW))
+def test_raw_grading_end_to_end(competition: str, tmp_path: Path) -> None:
+    task, case, answers = _raw_answers(competition, tmp_path)
+    perfect = _grade(task, tmp_path, "perfect", case.answers[list(case.columns)], answers)
+    assert perfect.valid, perfect.message
+    assert perfect.score == pytest.approx(case.best, abs=1e-9)
+
+    imperfect = _grade(task, tmp_path, "imperfect", case.imperfect, answers)
+    assert imperfect.valid, imperfect.message
+    assert imperfect.score == pytest.approx(case.expected, abs=1e-5)
+    assert _worse(task, imperfect.score, perfect.score), (imperfect.score, perfect.score)
+
+    # rows matched by their pair of key columns: another order scores the same
+    shuffled = _grade(task, tmp_path, "shuffled", case.imperfect.iloc[::-1], answers)
+    assert shuffled.score == imperfect.score
+
+    sample = _grade(task, tmp_path, "sample", case.sample, answers)
+    assert sample.valid, sample.message
+
+    malformed = _grade(task, tmp_path, "malformed", case.malformed, answers)
+    assert not malformed.valid and malformed.score is None
+    assert case.complaint in malformed.message
+
+
+@pytest.mark.parametrize("competition", sorted(RAW))
+def test_raw_validate_checks_the_format_against_the_sample(
+    competition: str, tmp_path: Path
+) -> None:
+    task = get_task(competition)
+    case = RAW[competition]()
+    sample = _write(tmp_path / "sample_submission.csv", case.sample)
+    checker = FormatChecker(task, sample)
+    assert checker.check(sample, "sample_submission.csv").startswith("valid")
+    good = _write(tmp_path / "imperfect.csv", case.imperfect)
+    assert checker.check(good, "imperfect.csv").startswith("valid")
+    header = _write(tmp_path / "header.csv", case.sample.rename(columns={case.columns[0]: "Id"}))
+    with pytest.raises(InvalidSubmission, match="header must hold exactly") as err:
+        checker.check(header, "header.csv")
+    assert f"missing {case.columns[0]}" in str(err.value) and "unexpected Id" in str(err.value)
+    with pytest.raises(InvalidSubmission, match=re.escape(case.complaint)):
+        checker.check(_write(tmp_path / "bad.csv", case.malformed), "bad.csv")
+
+
+def test_smartphone_rows_and_coordinates_are_checked(tmp_path: Path) -> None:
+    task, case, answers = _raw_answers("smartphone-decimeter-2022", tmp_path)
+    report = _grade(task, tmp_path, "short", case.answers.iloc[1:], answers)
+    assert not report.valid and "10 rows but 11" in report.message
+    twice = case.answers.copy()
+    twice.loc[1, "UnixTimeMillis"] = twice.loc[0, "UnixTimeMillis"]
+    report = _grade(task, tmp_path, "twice", twice, answers)
+    assert not report.valid and "missing" in report.message
+    text = case.answers.astype(str)
+    text.loc[7, "LatitudeDegrees"] = "north"
+    report = _grade(task, tmp_path, "text", text, answers)
+    assert not report.valid and "LatitudeDegrees must be a number" in report.message
+    assert "data row 8" in report.message
+    # a trip whose rows all miss by the same distance scores that distance
+    east = case.answers.copy()
+    east.loc[east["tripId"] == TRIPS[0], "LatitudeDegrees"] += 1e-4
+    report = _grade(task, tmp_path, "east", east, answers)
+    assert report.score == pytest.approx(6_371_000 * math.radians(1e-4) / 2, abs=1e-5)
+
+
+def test_uw_matches_the_library_combo_and_checks_masks(tmp_path: Path) -> None:
+    task, case, answers = _raw_answers("uw-madison-gi-tract-image-segmentation", tmp_path)
+    truth = [dense(r) for k in UW_TRUTH for r in UW_TRUTH[k]]
+    guess = [dense(r) for k in UW_GUESS for r in UW_GUESS[k]]
+    ids = [k for k in UW_TRUTH for _ in UW_CLASSES]
+    assert dice_hausdorff_combo(truth, guess, ids) == pytest.approx(case.expected, abs=1e-9)
+    # a prediction more than ten times the true volume counts as Hausdorff distance 1
+    flood = {**UW_TRUTH, "case7_day0_slice_0065": ["1 30", "", ""]}
+    report = _grade(task, tmp_path, "flood", _uw_rows(flood), answers)
+    assert report.score == pytest.approx(uw_like_mlebench(UW_TRUTH, flood), abs=1e-5)
+    # pandas reads "nan" as missing, i.e. an empty mask, as MLE-bench does
+    nan = _uw_rows(UW_TRUTH).replace({"predicted": {"": "nan"}})
+    report = _grade(task, tmp_path, "nan", nan, answers)
+    assert report.valid and report.score == pytest.approx(1.0)
+    missing = _uw_rows(UW_TRUTH).iloc[:-1]
+    report = _grade(task, tmp_path, "missing", missing, answers)
+    assert not report.valid and "case7_day0_slice_0066, class stomach" in report.message
+    extra = pd.concat([_uw_rows(UW_TRUTH), _uw_rows(UW_TRUTH).iloc[[0]]])
+    report = _grade(task, tmp_path, "extra", extra, answers)
+    assert not report.valid and "appears 2 time(s) instead of 1" in report.message
