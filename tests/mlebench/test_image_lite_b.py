@@ -42,40 +42,11 @@ TASK_IDS = (
     "the-icml-2013-whale-challenge-right-whale-redux",
 )
 
-# What MLE-bench computes for these metric names, with scikit-learn. Used only while the
-# metric library has not registered a name yet (see the fixture below).
-REFERENCE_METRICS = {
-    "auc-roc": lambda t, p: roc_auc_score(t, p),
-    "column-wise ROC AUC": lambda t, p: roc_auc_score(t, p, average="macro"),
-    "mean-column-wise-roc-auc": lambda t, p: float(
-        np.mean([roc_auc_score(t[:, j], p[:, j]) for j in range(t.shape[1])])
-    ),
-}
-
-
-def _registered(name: str) -> bool:
-    try:
-        metric_library.get_metric(name)
-    except KeyError:
-        return False
-    return True
-
-
-@pytest.fixture(autouse=True)
-def _reference_metrics_if_missing(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Stand in for metrics the library does not register yet; registered ones are used."""
-    for name, fn in REFERENCE_METRICS.items():
-        if not _registered(name):
-            metric = metric_library.Metric(name=name, lower_is_better=False, fn=fn)
-            monkeypatch.setitem(metric_library.METRICS, name, metric)
-
 
 @pytest.mark.parametrize("task_id", TASK_IDS)
 def test_grader_resolves_with_the_metric_library(task_id: str) -> None:
-    missing = [n for n in REFERENCE_METRICS if metric_library.METRICS[n].fn is REFERENCE_METRICS[n]]
     task = get_task(task_id)
-    if task.metric in missing:  # the grade.py files use the task's own metric too
-        pytest.skip(f"metric {task.metric!r} is not registered by the metric library yet")
+    metric_library.get_metric(task.metric)  # the grade.py files use the task's metric too
     assert task.grader_problem() is None
     assert task.kaggle_supported
 
