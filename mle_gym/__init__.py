@@ -7,10 +7,11 @@ torch, ray or scikit-learn.
 
 from __future__ import annotations
 
+from mle_gym.pool import EnvPool, PoolBusy, StepResult
 from mle_gym.registration import register_all
 
 __version__ = "0.1.0"
 
 register_all()
 
-__all__ = ["__version__", "register_all"]
+__all__ = ["EnvPool", "PoolBusy", "StepResult", "__version__", "register_all"]

@@ -6,6 +6,7 @@
     mle-gym run --env ID --agent scripted|random [--seed N] [--data auto|kaggle|replica]
     mle-gym grade --task ID --submission FILE [--data auto|kaggle|replica]
     mle-gym sandbox build|gc|status
+    mle-gym export RUN_DIR --format chat-jsonl [--out FILE]
 
 Exit status: 0 on success, 1 when the command ran but failed (e.g. an invalid
 submission for ``grade``), 2 on bad usage or setup errors, which are printed as
@@ -244,6 +245,16 @@ def cmd_sandbox(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_export(args: argparse.Namespace) -> int:
+    from mle_gym.export import export_chat_jsonl
+
+    run_dir = Path(args.run_dir)
+    out = Path(args.out) if args.out else run_dir / "episodes.chat.jsonl"
+    n = export_chat_jsonl(run_dir, out, include_incomplete=args.include_incomplete)
+    print(f"wrote {n} episode(s) to {out}")
+    return 0 if n else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="mle-gym", description=__doc__.split("\n\n")[0])
     parser.add_argument("--debug", action="store_true", help="show tracebacks and debug logs")
@@ -294,6 +305,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="gc: also remove containers of other hosts sharing the engine",
     )
     p.set_defaults(func=cmd_sandbox)
+
+    p = sub.add_parser("export", help="turn recorded trajectories into a dataset file")
+    p.add_argument("run_dir", help="a folder of trajectory .jsonl files (searched recursively)")
+    p.add_argument("--format", default="chat-jsonl", choices=["chat-jsonl"])
+    p.add_argument("--out", help="output file (default RUN_DIR/episodes.chat.jsonl)")
+    p.add_argument(
+        "--include-incomplete", action="store_true", help="also export episodes that did not end"
+    )
+    p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("grade", help="grade a submission file with the task's grader")
     p.add_argument("--task", required=True)

@@ -392,6 +392,7 @@ class MLEEnv(gym.Env[str, Any]):
                     "elapsed_s": info["elapsed_s"],
                     "step_elapsed_s": info["step_elapsed_s"],
                     "tool_meta": result.meta or None,
+                    "messages": info["messages"],
                     "grade": info.get("grade"),
                     "time": time.time(),
                 }
@@ -403,6 +404,11 @@ class MLEEnv(gym.Env[str, Any]):
         if self.render_mode != "ansi":
             return None
         return "\n\n".join(self._transcript) + "\n"
+
+    def release(self) -> None:
+        """End the current episode now: stop its sandbox and delete its workspace (unless
+        kept). ``reset`` starts a new one; idempotent."""
+        self._teardown()
 
     def close(self) -> None:
         """Stop the sandbox, delete the workspace (unless kept); idempotent."""
@@ -436,6 +442,15 @@ class MLEEnv(gym.Env[str, Any]):
         }
 
     def _messages(self, call: ToolCall | None, action: Any, text: str) -> list[dict[str, Any]]:
+        """The turn as OpenAI chat messages, keeping what the policy produced verbatim.
+
+        Raw text stays the assistant message's content (its ``<tool_call>`` block
+        included); an assistant message is kept as given; a bare tool call becomes
+        an assistant message with ``tool_calls``. The result is a ``tool`` message
+        answering the call (a ``user`` message when no call could be read).
+        """
+        if isinstance(action, bytes):
+            action = action.decode("utf-8", errors="replace")
         if call is None:
             content = action if isinstance(action, str) else json.dumps(action, default=repr)
             return [
@@ -443,8 +458,15 @@ class MLEEnv(gym.Env[str, Any]):
                 {"role": "user", "content": text},
             ]
         call_id = call.call_id or f"call_{self._steps}"
-        return [
-            {
+        if isinstance(action, str):
+            assistant: dict[str, Any] = {"role": "assistant", "content": action}
+        elif isinstance(action, dict) and (
+            action.get("role") == "assistant" or "tool_calls" in action
+        ):
+            assistant = json.loads(json.dumps({**action, "role": "assistant"}, default=repr))
+            assistant.setdefault("content", None)
+        else:
+            assistant = {
                 "role": "assistant",
                 "content": None,
                 "tool_calls": [
@@ -457,8 +479,10 @@ class MLEEnv(gym.Env[str, Any]):
                         },
                     }
                 ],
-            },
-            {"role": "tool", "tool_call_id": call_id, "content": text},
+            }
+        return [
+            assistant,
+            {"role": "tool", "tool_call_id": call_id, "name": call.name, "content": text},
         ]
 
     def _render_turn(self, call: ToolCall | None, action: Any, text: str) -> str:

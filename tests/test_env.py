@@ -315,7 +315,7 @@ def test_info_every_step(make_env) -> None:
     assistant, tool_msg = info["messages"]
     assert assistant["tool_calls"][0]["id"] == "abc"
     assert json.loads(assistant["tool_calls"][0]["function"]["arguments"]) == {"path": "data"}
-    assert tool_msg == {"role": "tool", "tool_call_id": "abc", "content": obs}
+    assert tool_msg == {"role": "tool", "tool_call_id": "abc", "name": "list_files", "content": obs}
 
 
 def test_render_ansi_transcript(make_env) -> None:

@@ -3,5 +3,6 @@
 from __future__ import annotations
 
 from mle_gym.wrappers.budget import StepBudgetSync
+from mle_gym.wrappers.chat import ChatWrapper
 
-__all__ = ["StepBudgetSync"]
+__all__ = ["ChatWrapper", "StepBudgetSync"]
