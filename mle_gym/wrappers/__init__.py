@@ -4,5 +4,6 @@ from __future__ import annotations
 
 from mle_gym.wrappers.budget import StepBudgetSync
 from mle_gym.wrappers.chat import ChatWrapper
+from mle_gym.wrappers.macro import MacroActionWrapper
 
-__all__ = ["ChatWrapper", "StepBudgetSync"]
+__all__ = ["ChatWrapper", "MacroActionWrapper", "StepBudgetSync"]
