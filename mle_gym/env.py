@@ -445,24 +445,40 @@ class MLEEnv(gym.Env[str, Any]):
         """The turn as OpenAI chat messages, keeping what the policy produced verbatim.
 
         Raw text stays the assistant message's content (its ``<tool_call>`` block
-        included); an assistant message is kept as given; a bare tool call becomes
-        an assistant message with ``tool_calls``. The result is a ``tool`` message
-        answering the call (a ``user`` message when no call could be read).
+        included) and its result comes back as a ``user`` message holding a
+        ``<tool_response>`` block; an assistant message with ``tool_calls`` is kept as
+        given and a bare tool call becomes one — their result is a ``tool`` message
+        answering the call. When no call could be read, the error is a ``user`` message.
         """
         if isinstance(action, bytes):
             action = action.decode("utf-8", errors="replace")
-        if call is None:
-            content = action if isinstance(action, str) else json.dumps(action, default=repr)
-            return [
-                {"role": "assistant", "content": content},
-                {"role": "user", "content": text},
-            ]
-        call_id = call.call_id or f"call_{self._steps}"
-        if isinstance(action, str):
-            assistant: dict[str, Any] = {"role": "assistant", "content": action}
-        elif isinstance(action, dict) and (
+        is_message = isinstance(action, dict) and (
             action.get("role") == "assistant" or "tool_calls" in action
-        ):
+        )
+        if call is None:
+            if is_message:
+                assistant_msg = json.loads(
+                    json.dumps({**action, "role": "assistant"}, default=repr)
+                )
+                assistant_msg.setdefault("content", None)
+            else:
+                content = action if isinstance(action, str) else json.dumps(action, default=repr)
+                assistant_msg = {"role": "assistant", "content": content}
+            return [assistant_msg, {"role": "user", "content": text}]
+        call_id = call.call_id or f"call_{self._steps}"
+        if isinstance(action, str) or (is_message and not action.get("tool_calls")):
+            # A text tool call (Hermes style): the result goes back the same way, as a user
+            # turn with a <tool_response> block — what chat templates render for such models,
+            # and a message sequence every Chat Completions server accepts.
+            if isinstance(action, str):
+                text_msg: dict[str, Any] = {"role": "assistant", "content": action}
+            else:
+                text_msg = json.loads(json.dumps({**action, "role": "assistant"}, default=repr))
+            return [
+                text_msg,
+                {"role": "user", "content": f"<tool_response>\n{text}\n</tool_response>"},
+            ]
+        if is_message:
             assistant = json.loads(json.dumps({**action, "role": "assistant"}, default=repr))
             assistant.setdefault("content", None)
         else:

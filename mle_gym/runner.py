@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,6 +27,7 @@ class EpisodeResult:
     seconds: float
     episode_id: str | None = None
     errors: list[str] = field(default_factory=list)
+    usage: dict[str, Any] = field(default_factory=dict)
 
 
 def run_episode(
@@ -37,6 +39,8 @@ def run_episode(
 ) -> EpisodeResult:
     """Reset ``env`` with ``seed``, let ``agent`` act until the episode ends.
 
+    The agent's ``reset`` gets the reset ``info`` plus ``task`` (the TaskSpec),
+    ``observation`` and ``tools`` (the env's tool schemas, Chat Completions format).
     ``on_reset(observation, info)`` is called after the reset and
     ``on_step(step_index, action, observation, reward, info)`` after every step
     (e.g. to print the transcript live).
@@ -46,7 +50,8 @@ def run_episode(
     if on_reset is not None:
         on_reset(obs, info)
     task = env.unwrapped.task  # type: ignore[attr-defined]
-    agent.reset({**info, "task": task, "observation": obs})
+    tools = copy.deepcopy(getattr(env.unwrapped, "tools", None))
+    agent.reset({**info, "task": task, "observation": obs, "tools": tools})
     steps, reward, terminated, truncated = 0, 0.0, False, False
     errors: list[str] = []
     while not (terminated or truncated):
@@ -69,4 +74,13 @@ def run_episode(
         seconds=round(time.monotonic() - start, 3),
         episode_id=info.get("episode_id"),
         errors=errors,
+        usage=_usage_of(agent),
     )
+
+
+def _usage_of(agent: Agent) -> dict[str, Any]:
+    usage = getattr(agent, "usage", None)
+    if usage is None:
+        return {}
+    to_dict = getattr(usage, "to_dict", None)
+    return dict(to_dict()) if callable(to_dict) else dict(usage)

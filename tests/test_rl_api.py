@@ -218,9 +218,10 @@ def test_chat_wrapper_with_openai_client_example(fake_llm: str) -> None:
     assert [t["function"]["name"] for t in first["tools"]][-1] == "submit"
     assert [m["role"] for m in first["messages"]] == ["system", "user"]
     roles = [m["role"] for m in last["messages"]]
-    assert roles == ["system", "user", "assistant", "tool", "assistant", "tool"]
+    assert roles == ["system", "user", "assistant", "tool", "assistant", "user"]
     hermes = last["messages"][4]
     assert hermes["content"].startswith("Copy it.\n<tool_call>")  # kept verbatim
+    assert last["messages"][5]["content"].startswith("<tool_response>\n[exit code 0")
     assert last["messages"][3]["tool_call_id"] == "call_a"
     assert "sample_submission.csv" in last["messages"][3]["content"]
 

@@ -1,0 +1,600 @@
+"""The ``llm`` agent: any OpenAI-compatible Chat Completions model with native tool calling.
+
+    agent = make_agent("llm", model="qwen2.5-7b-instruct", base_url="http://localhost:8000/v1")
+    result = run_episode(env, agent, seed=0)
+    print(agent.usage.to_dict())
+
+Contract:
+
+* **Conversation.** ``reset`` starts from ``task_info["messages"]`` (the env's
+  [system, user] pair) and the tool schemas (the ``tools`` constructor argument,
+  else ``task_info["tools"]``, else the env's built-in tool schemas). Each
+  ``act`` after the first appends the previous turn: the assistant message this
+  agent returned, then the env's result from ``info["messages"]`` (or the
+  observation if ``info`` has no messages), sends the conversation with
+  ``tools=`` and returns the model's reply as a plain assistant message dict
+  (``role``, ``content``, and ``tool_calls`` if the model made any), which the
+  env accepts as an action. Results are kept consistent with calls: a result
+  that answers a tool call is a ``tool`` message with that call's id; a result
+  of a reply without a native tool call (plain text, ``<tool_call>`` text) is a
+  ``user`` message, so a strict server never sees an orphan ``tool`` message.
+* **One call per step.** If the model asks for several tool calls at once, the
+  first is kept and a note saying so is appended to the message content (the
+  model reads it on the next turn).
+* **Retries** (see :meth:`LLMAgent._complete`): HTTP 429 (waiting ``Retry-After``
+  / ``retry-after-ms`` when the server sends it), HTTP 5xx, timeouts,
+  connection errors and malformed responses (a body that is not JSON, no
+  ``choices``, a choice without a ``message``) are retried up to
+  ``max_retries`` times with exponential backoff and jitter; other 4xx (and a
+  429 whose code is ``insufficient_quota``) fail at once. When retries run out
+  or a failure is not retryable, :class:`AgentError` says why. The SDK's own
+  retries are disabled so that this policy is the only one.
+* **Context budget** (see :meth:`LLMAgent._fit_context`): before each request
+  the prompt (messages plus tool schemas) is estimated in tokens, as characters
+  / 4 until the server reports ``usage``, then with the characters-per-token
+  ratio measured on the last request. Over ``context_tokens`` the conversation
+  is shortened, persistently, down to ``trim_to`` x ``context_tokens``:
+  first old tool outputs are cut to their head and tail with a marker (oldest
+  first; the latest result is kept whole), then the oldest assistant+result
+  turns are dropped whole (never the system or task message, never the latest
+  turn; the task message gets a note saying how many turns were removed), and
+  as a last resort the latest result is cut too. If the system and task
+  messages with the latest turn still do not fit, ``act`` raises AgentError.
+* **Usage.** :attr:`Agent.usage` counts requests, retries, errors, tokens (from
+  each response's ``usage``), seconds waiting for the model and seconds of
+  backoff; ``usage.extra`` counts ``outputs_shortened``, ``turns_dropped`` and
+  ``responses_without_usage``.
+
+The ``openai`` package (``pip install 'mle-gym[llm]'``) is imported only when an
+agent is built, so ``import mle_gym`` stays light.
+"""
+
+from __future__ import annotations
+
+import copy
+import email.utils
+import json
+import math
+import os
+import random
+import time
+import uuid
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from mle_gym.agents.base import Agent, AgentConfigError, AgentError
+
+if TYPE_CHECKING:
+    from openai import OpenAI
+
+__all__ = ["AgentConfigError", "AgentError", "LLMAgent"]
+
+T = TypeVar("T")
+
+DEFAULT_CONTEXT_TOKENS = 32_000
+DEFAULT_TIMEOUT_S = 300.0
+DEFAULT_MAX_RETRIES = 5
+_MULTI_CALL_NOTE = (
+    "[mle_gym: the model asked for {n} tool calls in one message ({names}); only the first, "
+    "{first}, was run, since the environment takes one tool call per step]"
+)
+_DROPPED_NOTE = (
+    "\n\n[mle_gym: {n} earlier turn(s) of this conversation were removed to fit the "
+    "context budget; the workspace still holds everything they produced]"
+)
+_CUT_MARKER = "\n[... {n:,} characters of this output removed to fit the context budget ...]\n"
+
+
+class _Malformed(Exception):
+    """A 2xx response the agent cannot use; retried like a server error."""
+
+
+def _setting(value: T | None, env: str, cast: Callable[[str], T], default: T) -> T:
+    """``value`` if given, else ``$env`` converted by ``cast``, else ``default``."""
+    if value is not None:
+        return value
+    raw = os.environ.get(env, "").strip()
+    if not raw:
+        return default
+    try:
+        return cast(raw)
+    except ValueError:
+        kind = getattr(cast, "__name__", "value")
+        raise AgentConfigError(f"${env}={raw!r} is not a valid {kind}") from None
+
+
+def _retry_after(headers: Any) -> float | None:
+    """Seconds the server asks to wait (``retry-after-ms``, ``Retry-After``), if any."""
+    try:
+        ms = headers.get("retry-after-ms")
+        if ms is not None:
+            return max(0.0, float(ms) / 1000)
+    except (TypeError, ValueError):
+        pass
+    value = headers.get("retry-after") if headers is not None else None
+    if value is None:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+def _text(content: Any) -> str | None:
+    """Message content as text (content-part lists are joined)."""
+    if content is None or isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = [p.get("text", "") for p in content if isinstance(p, dict)]
+        return "".join(p for p in parts if isinstance(p, str))
+    return str(content)
+
+
+def _cut(text: str, keep: int) -> str:
+    """``text`` reduced to its first and last ``keep // 2`` characters with a marker."""
+    if len(text) <= keep + 200:
+        return text
+    head = keep // 2
+    tail = keep - head
+    removed = len(text) - head - tail
+    return text[:head] + _CUT_MARKER.format(n=removed) + (text[-tail:] if tail else "")
+
+
+class LLMAgent(Agent):
+    """An OpenAI-compatible chat model as an agent (see the module docstring for the contract).
+
+    Every setting comes from its argument, else from the environment variable
+    named here, else from the default:
+
+    Args:
+        model: model name (``$MLE_GYM_LLM_MODEL``); required.
+        base_url: API root, e.g. ``http://localhost:8000/v1`` (``$OPENAI_BASE_URL``;
+            default: the OpenAI API).
+        api_key: API key (``$OPENAI_API_KEY``); required for the OpenAI API; for
+            another ``base_url`` it defaults to ``"EMPTY"``.
+        temperature, top_p: sampling (``$MLE_GYM_LLM_TEMPERATURE``,
+            ``$MLE_GYM_LLM_TOP_P``); not sent when unset (server default).
+        max_tokens: completion limit per reply, sent as ``max_tokens``
+            (``$MLE_GYM_LLM_MAX_TOKENS``); not sent when unset.
+        seed: sampling seed sent with each request (``$MLE_GYM_LLM_SEED``; also
+            ``make_agent("llm", seed=...)``); not sent when unset.
+        timeout: seconds per HTTP request (``$MLE_GYM_LLM_TIMEOUT``, 300).
+        max_retries: retries after a retryable failure (``$MLE_GYM_LLM_MAX_RETRIES``, 5).
+        context_tokens: prompt budget in estimated tokens, messages plus tool
+            schemas (``$MLE_GYM_LLM_CONTEXT_TOKENS``, 32000); leave room for the
+            reply within the model's window.
+        trim_to: when over budget, shorten down to this fraction of it (0.8), so
+            that trimming happens in occasional larger steps (friendlier to
+            servers' prefix caches) rather than at every turn.
+        keep_output_chars: characters kept (head + tail) of an old output that is
+            shortened (2000).
+        backoff_base_s, backoff_max_s: backoff before retry ``k`` (from 0) is
+            ``min(backoff_max_s, backoff_base_s * 2**k)`` times a random factor in
+            [0.5, 1) (1.0 s, 60 s).
+        retry_after_max_s: a ``Retry-After`` longer than this is not waited for:
+            the agent gives up at once (300 s).
+        tools: tool schemas to send (default: ``task_info["tools"]``, else the
+            env's built-in tools).
+        extra_body: extra JSON fields for every request (e.g. ``{"top_k": 20}``).
+        client: an ``openai.OpenAI`` client to use instead of building one
+            (it is used through ``with_options(max_retries=0, timeout=timeout)``).
+    """
+
+    name = "llm"
+
+    def __init__(
+        self,
+        model: str | None = None,
+        *,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        temperature: float | None = None,
+        top_p: float | None = None,
+        max_tokens: int | None = None,
+        seed: int | None = None,
+        timeout: float | None = None,
+        max_retries: int | None = None,
+        context_tokens: int | None = None,
+        trim_to: float = 0.8,
+        keep_output_chars: int = 2000,
+        backoff_base_s: float = 1.0,
+        backoff_max_s: float = 60.0,
+        retry_after_max_s: float = 300.0,
+        tools: list[dict[str, Any]] | None = None,
+        extra_body: dict[str, Any] | None = None,
+        client: OpenAI | None = None,
+    ) -> None:
+        self.model = _setting(model, "MLE_GYM_LLM_MODEL", str, "")
+        if not self.model:
+            raise AgentConfigError(
+                "the llm agent needs a model name: pass model=... or set $MLE_GYM_LLM_MODEL"
+            )
+        self.base_url = _setting(base_url, "OPENAI_BASE_URL", str, "") or None
+        key = _setting(api_key, "OPENAI_API_KEY", str, "")
+        if not key and self.base_url is None and client is None:
+            raise AgentConfigError(
+                "the llm agent needs an API key for the OpenAI API: pass api_key=... or set "
+                "$OPENAI_API_KEY (or point base_url / $OPENAI_BASE_URL at another server)"
+            )
+        self.api_key = key or "EMPTY"
+        self.temperature = _setting(temperature, "MLE_GYM_LLM_TEMPERATURE", float, None)
+        self.top_p = _setting(top_p, "MLE_GYM_LLM_TOP_P", float, None)
+        self.max_tokens = _setting(max_tokens, "MLE_GYM_LLM_MAX_TOKENS", int, None)
+        self.seed = _setting(seed, "MLE_GYM_LLM_SEED", int, None)
+        self.timeout = _setting(timeout, "MLE_GYM_LLM_TIMEOUT", float, DEFAULT_TIMEOUT_S)
+        self.max_retries = _setting(
+            max_retries, "MLE_GYM_LLM_MAX_RETRIES", int, DEFAULT_MAX_RETRIES
+        )
+        self.context_tokens = _setting(
+            context_tokens, "MLE_GYM_LLM_CONTEXT_TOKENS", int, DEFAULT_CONTEXT_TOKENS
+        )
+        self.trim_to = float(trim_to)
+        self.keep_output_chars = int(keep_output_chars)
+        self.backoff_base_s = float(backoff_base_s)
+        self.backoff_max_s = float(backoff_max_s)
+        self.retry_after_max_s = float(retry_after_max_s)
+        self.extra_body = dict(extra_body or {})
+        self._tools_arg = copy.deepcopy(tools) if tools is not None else None
+        checks = [
+            (self.timeout > 0, "timeout must be positive"),
+            (self.max_retries >= 0, "max_retries must be >= 0"),
+            (self.context_tokens > 0, "context_tokens must be positive"),
+            (0 < self.trim_to <= 1, "trim_to must be in (0, 1]"),
+            (self.keep_output_chars >= 0, "keep_output_chars must be >= 0"),
+            (self.backoff_base_s >= 0 and self.backoff_max_s >= 0, "backoffs must be >= 0"),
+            (self.max_tokens is None or self.max_tokens > 0, "max_tokens must be positive"),
+        ]
+        for ok, message in checks:
+            if not ok:
+                raise AgentConfigError(f"llm agent: {message}")
+        self._client = self._make_client(client)
+        self._rng = random.Random()
+        self.chars_per_token = 4.0
+        self.tools: list[dict[str, Any]] = []
+        self.last_response: dict[str, Any] | None = None
+        self._messages: list[dict[str, Any]] | None = None
+        self._pinned = 0
+        self._task_content = ""
+        self._dropped = 0
+        self._last_action: dict[str, Any] | None = None
+        self._tools_chars = 0
+
+    # -- construction -----------------------------------------------------------------------
+
+    def _make_client(self, client: OpenAI | None) -> Any:
+        """An OpenAI client with the SDK's retries off and our timeout."""
+        if client is not None:
+            return client.with_options(max_retries=0, timeout=self.timeout)
+        try:
+            from openai import OpenAI
+        except ImportError as exc:
+            raise AgentConfigError(
+                "the llm agent needs the openai package: pip install 'mle-gym[llm]'"
+            ) from exc
+        return OpenAI(
+            base_url=self.base_url, api_key=self.api_key, max_retries=0, timeout=self.timeout
+        )
+
+    # -- the Agent interface ----------------------------------------------------------------
+
+    def reset(self, task_info: dict[str, Any]) -> None:
+        """Start the conversation from ``task_info["messages"]`` and pick the tool schemas."""
+        messages = task_info.get("messages")
+        if not messages:
+            observation = task_info.get("observation")
+            if not isinstance(observation, str):
+                raise AgentError("task_info has neither 'messages' nor an 'observation'")
+            messages = [{"role": "user", "content": observation}]
+        self._messages = copy.deepcopy(list(messages))
+        self._pinned = len(self._messages)
+        last = self._messages[-1]
+        self._task_content = last.get("content") if isinstance(last.get("content"), str) else ""
+        self._dropped = 0
+        self._last_action = None
+        self.last_response = None
+        if self._tools_arg is not None:
+            self.tools = copy.deepcopy(self._tools_arg)
+        elif task_info.get("tools"):
+            self.tools = copy.deepcopy(list(task_info["tools"]))
+        else:
+            from mle_gym.tools.builtin import BUILTIN_TOOLS
+
+            self.tools = [t.openai_schema() for t in BUILTIN_TOOLS]
+        self._tools_chars = len(json.dumps(self.tools, ensure_ascii=False)) if self.tools else 0
+        for key in ("outputs_shortened", "turns_dropped", "responses_without_usage"):
+            self.usage.extra.setdefault(key, 0)
+
+    def act(self, observation: str, info: dict[str, Any]) -> dict[str, Any]:
+        """Record the last turn, fit the context, ask the model; return its assistant message."""
+        if self._messages is None:
+            raise AgentError("LLMAgent.act() called before reset()")
+        if self._last_action is not None:
+            self._record_turn(observation, info)
+            self._last_action = None  # recorded once, even if the request below fails
+        self._fit_context()
+        body = self._complete(self._messages)
+        message = self._assistant_message(body["choices"][0]["message"])
+        self._last_action = message
+        return copy.deepcopy(message)
+
+    @property
+    def messages(self) -> list[dict[str, Any]]:
+        """A copy of the conversation as it will be sent next (after any trimming so far)."""
+        return copy.deepcopy(self._messages or [])
+
+    # -- conversation -----------------------------------------------------------------------
+
+    def _record_turn(self, observation: str, info: dict[str, Any]) -> None:
+        """Append the assistant message last returned and the env's result for it."""
+        assert self._messages is not None and self._last_action is not None
+        assistant = copy.deepcopy(self._last_action)
+        env_messages = info.get("messages") or []
+        results = [
+            m
+            for m in env_messages
+            if isinstance(m, dict) and m.get("role") in ("tool", "user", "function")
+        ]
+        texts = [_text(m.get("content")) or "" for m in results]
+        text = "\n\n".join(texts) if results else observation
+        calls = assistant.get("tool_calls") or []
+        if calls:
+            result = {"role": "tool", "tool_call_id": calls[0]["id"], "content": text}
+        else:
+            result = {"role": "user", "content": text}
+        self._messages.extend([assistant, result])
+
+    def _assistant_message(self, raw: dict[str, Any]) -> dict[str, Any]:
+        """The model's reply as a clean assistant message with at most one tool call."""
+        content = _text(raw.get("content"))
+        calls: list[dict[str, Any]] = []
+        raw_calls = raw.get("tool_calls") or []
+        if not raw_calls and isinstance(raw.get("function_call"), dict):  # legacy format
+            raw_calls = [{"type": "function", "function": raw["function_call"]}]
+        for call in raw_calls if isinstance(raw_calls, list) else []:
+            fn = call.get("function") if isinstance(call, dict) else None
+            if not isinstance(fn, dict):
+                continue
+            arguments = fn.get("arguments")
+            if not isinstance(arguments, str):
+                arguments = json.dumps(arguments if arguments is not None else {})
+            call_id = call.get("id")
+            if not isinstance(call_id, str) or not call_id:
+                call_id = f"call_{uuid.uuid4().hex[:12]}"
+            name = fn.get("name")
+            calls.append(
+                {
+                    "id": call_id,
+                    "type": "function",
+                    "function": {
+                        "name": name if isinstance(name, str) else "",
+                        "arguments": arguments,
+                    },
+                }
+            )
+        message: dict[str, Any] = {"role": "assistant", "content": content}
+        if len(calls) > 1:
+            self.usage.bump("extra_tool_calls_dropped", len(calls) - 1)
+            note = _MULTI_CALL_NOTE.format(
+                n=len(calls),
+                names=", ".join(c["function"]["name"] or "?" for c in calls),
+                first=calls[0]["function"]["name"] or "?",
+            )
+            message["content"] = f"{content}\n\n{note}" if content else note
+            calls = calls[:1]
+        if calls:
+            message["tool_calls"] = calls
+        elif message["content"] is None:
+            message["content"] = ""
+        return message
+
+    # -- context management -----------------------------------------------------------------
+
+    def estimate_tokens(self, messages: list[dict[str, Any]] | None = None) -> int:
+        """Estimated prompt tokens of ``messages`` (default: the conversation) plus tools."""
+        msgs = self._messages if messages is None else messages
+        chars = len(json.dumps(msgs or [], ensure_ascii=False)) + self._tools_chars
+        return math.ceil(chars / self.chars_per_token)
+
+    def _turns(self) -> list[tuple[int, int]]:
+        """(start, end) index ranges of the turns after the pinned messages.
+
+        A turn is an assistant message and the results that follow it.
+        """
+        assert self._messages is not None
+        turns: list[tuple[int, int]] = []
+        start = self._pinned
+        for i in range(self._pinned + 1, len(self._messages) + 1):
+            if i == len(self._messages) or self._messages[i].get("role") == "assistant":
+                turns.append((start, i))
+                start = i
+        return turns if len(self._messages) > self._pinned else []
+
+    def _shorten(self, index: int, keep: int) -> bool:
+        assert self._messages is not None
+        content = self._messages[index].get("content")
+        if not isinstance(content, str):
+            return False
+        shorter = _cut(content, keep)
+        if shorter == content:
+            return False
+        self._messages[index]["content"] = shorter
+        self.usage.bump("outputs_shortened")
+        return True
+
+    def _fit_context(self) -> None:
+        """Shorten the conversation if its estimate is over ``context_tokens``.
+
+        Policy (each stage runs only while the estimate is still over the target
+        ``trim_to * context_tokens``):
+
+        1. cut old results (tool/user messages of every turn but the latest),
+           oldest first, to ``keep_output_chars`` (head and tail kept, marker
+           between);
+        2. drop the oldest turns whole (assistant message with its results, so
+           calls and results stay paired), keeping the pinned system and task
+           messages and the latest turn; the task message notes how many turns
+           are gone;
+        3. if the estimate is still over ``context_tokens`` itself: cut the
+           latest turn's results and assistant text too; if that is not enough,
+           raise AgentError.
+        """
+        assert self._messages is not None
+        budget = self.context_tokens
+        if self.estimate_tokens() <= budget:
+            return
+        target = budget * self.trim_to
+        turns = self._turns()
+        for start, end in turns[:-1]:
+            for i in range(start + 1, end):
+                if self._shorten(i, self.keep_output_chars) and self.estimate_tokens() <= target:
+                    return
+        while len(self._turns()) > 1 and self.estimate_tokens() > target:
+            start, end = self._turns()[0]
+            del self._messages[start:end]
+            self._dropped += 1
+            self.usage.bump("turns_dropped")
+            self._note_dropped()
+        if self.estimate_tokens() <= budget:
+            return
+        for start, end in self._turns()[-1:]:
+            for i in range(start, end):
+                self._shorten(i, self.keep_output_chars)
+        estimate = self.estimate_tokens()
+        if estimate > budget:
+            raise AgentError(
+                f"the conversation cannot fit the context budget of {budget} tokens: the system "
+                f"and task messages, the tool schemas and the latest turn alone take about "
+                f"{estimate} (estimated at {self.chars_per_token:.2f} characters per token); "
+                "raise context_tokens"
+            )
+
+    def _note_dropped(self) -> None:
+        """Say in the task message how many turns were removed."""
+        assert self._messages is not None
+        task = self._messages[self._pinned - 1]
+        if task.get("role") == "user" and isinstance(task.get("content"), str):
+            task["content"] = self._task_content + _DROPPED_NOTE.format(n=self._dropped)
+
+    # -- the model call ---------------------------------------------------------------------
+
+    def _request(self, messages: list[dict[str, Any]]) -> dict[str, Any]:
+        """Keyword arguments of one Chat Completions request."""
+        params: dict[str, Any] = {"model": self.model, "messages": messages}
+        if self.tools:
+            params["tools"] = self.tools
+        for key in ("temperature", "top_p", "max_tokens", "seed"):
+            value = getattr(self, key)
+            if value is not None:
+                params[key] = value
+        if self.extra_body:
+            params["extra_body"] = self.extra_body
+        return params
+
+    def _backoff(self, attempt: int) -> float:
+        base = min(self.backoff_max_s, self.backoff_base_s * 2**attempt)
+        return base * (0.5 + 0.5 * self._rng.random())
+
+    def _complete(self, messages: list[dict[str, Any]]) -> dict[str, Any]:
+        """Send the conversation; return the parsed response body with a usable message.
+
+        Retried, up to ``max_retries`` times: HTTP 429 (after ``Retry-After`` if
+        given, else the backoff), HTTP 5xx, timeouts, connection errors, and
+        malformed 2xx responses. Not retried: other HTTP errors, a 429 with code
+        ``insufficient_quota``, a ``Retry-After`` over ``retry_after_max_s``.
+        """
+        import openai
+
+        params = self._request(messages)
+        request_chars = len(json.dumps(messages, ensure_ascii=False)) + self._tools_chars
+        usage = self.usage
+        attempt = 0
+        while True:
+            usage.requests += 1
+            started = time.monotonic()
+            wait: float | None = None
+            retryable = True
+            try:
+                raw = self._client.chat.completions.with_raw_response.create(**params)
+                body = self._parse(raw.http_response.text)
+            except openai.APIStatusError as exc:
+                status = exc.status_code
+                reason = f"HTTP {status}: {str(exc.message)[:300]}"
+                retryable = status == 429 or status >= 500
+                if status == 429 and exc.code == "insufficient_quota":
+                    retryable = False
+                if retryable:
+                    wait = _retry_after(exc.response.headers)
+            except openai.APITimeoutError:
+                reason = f"no response within {self.timeout:g} s"
+            except openai.APIConnectionError as exc:
+                reason = f"connection error: {exc.__cause__ or exc}"
+            except _Malformed as exc:
+                reason = f"malformed response: {exc}"
+            else:
+                usage.model_seconds += time.monotonic() - started
+                self._record_usage(body, request_chars)
+                self.last_response = body
+                return body
+            usage.model_seconds += time.monotonic() - started
+            usage.errors += 1
+            where = self.base_url or "the OpenAI API"
+            if not retryable:
+                raise AgentError(f"model request to {where} failed, not retryable: {reason}")
+            if attempt >= self.max_retries:
+                raise AgentError(
+                    f"model request to {where} failed {attempt + 1} time(s), giving up "
+                    f"(max_retries={self.max_retries}); last error: {reason}"
+                )
+            if wait is not None and wait > self.retry_after_max_s:
+                raise AgentError(
+                    f"model request to {where} failed ({reason}) and the server asks to wait "
+                    f"{wait:g} s, more than retry_after_max_s={self.retry_after_max_s:g}"
+                )
+            delay = wait if wait is not None else self._backoff(attempt)
+            time.sleep(delay)
+            usage.backoff_seconds += delay
+            usage.retries += 1
+            attempt += 1
+
+    @staticmethod
+    def _parse(text: str) -> dict[str, Any]:
+        """The response body, checked to hold ``choices[0].message``; else _Malformed."""
+        try:
+            body = json.loads(text)
+        except (json.JSONDecodeError, TypeError) as exc:
+            raise _Malformed(f"body is not JSON ({exc}): {text[:200]!r}") from None
+        if not isinstance(body, dict):
+            raise _Malformed(f"body is a JSON {type(body).__name__}, not an object")
+        if "error" in body and not body.get("choices"):
+            raise _Malformed(f"error in a 2xx body: {str(body['error'])[:300]}")
+        choices = body.get("choices")
+        if not isinstance(choices, list) or not choices:
+            raise _Malformed("no 'choices' in the body")
+        first = choices[0]
+        if not isinstance(first, dict) or not isinstance(first.get("message"), dict):
+            raise _Malformed("the first choice has no 'message' object")
+        return body
+
+    def _record_usage(self, body: dict[str, Any], request_chars: int) -> None:
+        """Add the response's token counts; recalibrate characters per token."""
+        usage = self.usage
+        reported = body.get("usage")
+        if not isinstance(reported, dict):
+            usage.bump("responses_without_usage")
+            return
+
+        def count(key: str) -> int:
+            value = reported.get(key)
+            return int(value) if isinstance(value, int | float) and value >= 0 else 0
+
+        prompt, completion = count("prompt_tokens"), count("completion_tokens")
+        usage.prompt_tokens += prompt
+        usage.completion_tokens += completion
+        usage.total_tokens += count("total_tokens") or prompt + completion
+        if prompt > 0:
+            self.chars_per_token = min(8.0, max(1.5, request_chars / prompt))
