@@ -43,7 +43,7 @@ from mle_gym import paths, prompts, rewards
 from mle_gym.data import sources
 from mle_gym.grading import GradeReport, InvalidSubmission, grade_submission, invalid_report
 from mle_gym.grading.format_check import FormatChecker
-from mle_gym.sandbox import Sandbox, SandboxLimits, check_kind, default_kind, make_sandbox
+from mle_gym.sandbox import Sandbox, SandboxLimits, check_kind, default_kind, make_sandbox, quota
 from mle_gym.sandbox.kernel import PythonKernel
 from mle_gym.spaces import FreeText, ToolCallSpace
 from mle_gym.tasks import Limits, TaskError, TaskSpec, get_task
@@ -71,6 +71,7 @@ def _remove_orphan_workspaces(root: Path) -> None:
         try:
             os.kill(pid, 0)
         except ProcessLookupError:
+            quota.unmount_stale(entry)
             shutil.rmtree(entry, ignore_errors=True)
         except PermissionError:
             continue
@@ -92,8 +93,9 @@ class MLEEnv(gym.Env[str, Any]):
         reward_mode: "auto", "percentile", "medal", "normalized" or "raw".
         max_episode_steps: step budget when the env is built directly; through
             ``gymnasium.make`` use its ``max_episode_steps`` argument.
-        time_budget_s, exec_timeout_s, memory_mb, pids, cpus, cpu_time_s:
-            override the task's limits.
+        time_budget_s, exec_timeout_s, memory_mb, pids, cpus, cpu_time_s, disk_mb:
+            override the task's limits (disk_mb: the workspace quota, enforced with a
+            loop-mounted volume when running as root).
         grade_on_truncation: grade the current submission when a budget runs out.
         render_mode: None or "ansi" (a readable transcript).
         trajectory_path: append one JSON line per reset/step to this file.
@@ -122,6 +124,7 @@ class MLEEnv(gym.Env[str, Any]):
         pids: int | None = None,
         cpus: float | None = None,
         cpu_time_s: int | None = None,
+        disk_mb: int | None = None,
         grade_on_truncation: bool = True,
         render_mode: str | None = None,
         trajectory_path: str | os.PathLike[str] | None = None,
@@ -169,6 +172,7 @@ class MLEEnv(gym.Env[str, Any]):
             "pids": pids,
             "cpus": cpus,
             "cpu_time_s": cpu_time_s,
+            "disk_mb": disk_mb,
         }
         base = self.task.limits
         self.limits = Limits(
@@ -190,6 +194,7 @@ class MLEEnv(gym.Env[str, Any]):
         self.observation_space = FreeText(max_length=max(self.max_observation_chars * 2, 100_000))
 
         self._sandbox: Sandbox | None = None
+        self._volume: quota.WorkspaceVolume | None = None
         self._episode_dir: Path | None = None
         self._ctx: ToolContext | None = None
         self._trajectory: TrajectoryWriter | None = None
@@ -210,6 +215,11 @@ class MLEEnv(gym.Env[str, Any]):
     def workspace(self) -> Path | None:
         """Host path of the current episode's workspace (None before reset)."""
         return self._sandbox.workspace if self._sandbox else None
+
+    @property
+    def workspace_quota_mb(self) -> int | None:
+        """The enforced workspace size quota of the current episode (None if not enforced)."""
+        return self._volume.size_mb if self._volume is not None else None
 
     @property
     def data_dir(self) -> Path | None:
@@ -248,6 +258,13 @@ class MLEEnv(gym.Env[str, Any]):
         )
         workspace = self._episode_dir / "workspace"
         workspace.mkdir()
+        if quota.available():
+            try:
+                self._volume = quota.WorkspaceVolume.create(
+                    workspace, self._episode_dir / "workspace.img", self.limits.disk_mb, None
+                )
+            except OSError as exc:
+                log.warning("no workspace quota (%s); the workspace is a plain folder", exc)
         (workspace / "data").mkdir()
         if self.task.starter_dir is not None:
             shutil.copytree(self.task.starter_dir, workspace, dirs_exist_ok=True)
@@ -271,6 +288,7 @@ class MLEEnv(gym.Env[str, Any]):
             submission_path=f"/workspace/{self.task.submission.file}",
             validate=self._validate,
             kernel=PythonKernel(self._sandbox, lim.memory_mb),
+            disk_quota_mb=self.workspace_quota_mb,
         )
         self._checker = None
         self._steps = 0
@@ -567,6 +585,16 @@ class MLEEnv(gym.Env[str, Any]):
             finally:
                 self._sandbox = None
         if self._episode_dir is not None:
+            if self._volume is not None:
+                workspace = self._volume.mountpoint
+                saved = workspace.with_name("workspace.saved")
+                if self.keep_workspace:  # the files live on the volume: copy them off first
+                    shutil.copytree(workspace, saved, symlinks=True)
+                self._volume.unmount()
+                self._volume = None
+                if self.keep_workspace:
+                    workspace.rmdir()
+                    saved.rename(workspace)
             if self.keep_workspace:
                 (self._episode_dir / KEEP_MARKER).touch()
             else:

@@ -65,7 +65,7 @@ def task_observation(
             f"- Budget: {max_steps} steps and {_duration(limits.time_budget_s)} of wall-clock "
             f"time; each command may run for at most {_duration(limits.exec_timeout_s)}.",
             f"- Sandbox limits: {limits.memory_mb:,} MB of memory, {limits.cpus:g} CPU core(s), "
-            f"{limits.pids} processes, no network.",
+            f"{limits.pids} processes, {limits.disk_mb:,} MB of workspace disk, no network.",
             "",
             "## Workspace",
             listing,

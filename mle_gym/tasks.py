@@ -74,6 +74,7 @@ class Limits:
     pids: int = 512
     cpus: float = 1.0
     cpu_time_s: int = 3600
+    disk_mb: int = 10240
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ class ToolContext:
     submission_path: str
     validate: Callable[[str], ToolResult]
     kernel: PythonKernel | None = None
+    disk_quota_mb: int | None = None
     max_read_bytes: int = 8 * 2**20
     max_write_bytes: int = 64 * 2**20
     max_list_entries: int = 500
@@ -163,8 +164,11 @@ def execute(ctx: ToolContext, command: str, timeout: float | None = None) -> Too
         return ToolResult("execute: command contains a NUL byte", ok=False)
     limit = ctx.exec_timeout_s if timeout is None else max(0.1, min(timeout, ctx.exec_timeout_s))
     result = ctx.sandbox.exec(command, limit)
+    text = format_exec(command, result, ctx.max_observation_chars, limit)
+    if ctx.disk_quota_mb and b"No space left on device" in result.head + result.tail:
+        text += f"\n[note: the workspace is full; its quota is {ctx.disk_quota_mb:,} MB]"
     return ToolResult(
-        format_exec(command, result, ctx.max_observation_chars, limit),
+        text,
         ok=result.ok,
         meta={
             "exit_code": result.exit_code,

@@ -234,7 +234,9 @@ class SandboxFS:
                 os.close(fd)
                 os.unlink(tmp, dir_fd=dfd)
                 if exc.errno in (errno.ENOSPC, errno.EDQUOT):
-                    raise FsError(f"{path}: no space left on device") from None
+                    raise FsError(
+                        f"{path}: no space left on device (the workspace quota is full)"
+                    ) from None
                 raise FsError(f"{path}: {exc.strerror}") from None
             os.close(fd)
             os.replace(tmp, name, src_dir_fd=dfd, dst_dir_fd=dfd)
