@@ -7,6 +7,8 @@
     mle-gym grade --task ID --submission FILE [--data auto|kaggle|replica]
     mle-gym sandbox build|gc|status
     mle-gym export RUN_DIR --format chat-jsonl [--out FILE]
+    mle-gym eval [TASK ...] [--split S] [--seeds N] [--agent A] --out RUN_DIR [--resume] ...
+    mle-gym report RUN_DIR
 
 Exit status: 0 on success, 1 when the command ran but failed (e.g. an invalid
 submission for ``grade``), 2 on bad usage or setup errors, which are printed as
@@ -150,7 +152,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.reward_mode:
         make_kwargs["reward_mode"] = args.reward_mode
     env = gym.make(task.env_id, **make_kwargs)
-    agent = make_agent(args.agent, seed=args.seed)
+    from mle_gym.evaluation.agent_spec import parse_agent_args
+
+    agent = make_agent(args.agent, seed=args.seed, **parse_agent_args(args.agent_arg))
     quiet = args.quiet
 
     def on_step(i: int, action: Any, obs: str, reward: float, info: dict[str, Any]) -> None:
@@ -281,7 +285,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("run", help="run one episode and print its transcript and grade")
     p.add_argument("--env", required=True, help="env id, e.g. MLEBench/spaceship-titanic-v0")
-    p.add_argument("--agent", default="scripted", choices=["scripted", "random"])
+    p.add_argument(
+        "--agent",
+        default="scripted",
+        help="scripted, random, llm, or an import path pkg.module:Class",
+    )
+    p.add_argument(
+        "--agent-arg",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="keyword argument for the agent (repeatable), e.g. model=gpt-4o",
+    )
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--data", default="auto", choices=["auto", "kaggle", "replica", "bundled"])
     p.add_argument("--sandbox", choices=["local", "docker", "unsafe-local"])
@@ -321,6 +336,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--data", default="auto", choices=["auto", "kaggle", "replica", "bundled"])
     p.add_argument("--seed", type=int, default=0, help="replica seed (default 0)")
     p.set_defaults(func=cmd_grade)
+
+    from mle_gym.evaluation.cli import register as register_evaluation
+
+    register_evaluation(sub)  # `eval` and `report`
     return parser
 
 

@@ -1,0 +1,291 @@
+"""One evaluation episode, run to its folder: the function every backend executes.
+
+:func:`execute_episode` takes an :class:`EpisodeJob` (plain, picklable data)
+and, in whatever process runs it (a local worker or a Ray task):
+
+1. deletes any partial folder a previous, interrupted attempt left behind;
+2. builds the env (``gymnasium.make`` with the run's settings and the folder's
+   ``trajectory.jsonl`` as ``trajectory_path``) and the agent;
+3. runs the episode with :func:`mle_gym.runner.run_episode`;
+4. copies the final workspace into ``final/`` (before the env releases it);
+5. writes ``grade.json`` (when the episode produced a grade) and then, last and
+   atomically, ``episode.json``. Its presence marks the episode finished.
+
+Any ``Exception`` from the env or the agent makes a ``failed`` record holding
+the traceback; it never propagates. ``KeyboardInterrupt``/``SystemExit`` (the
+worker is being stopped) close the env and propagate *without* writing
+``episode.json``, so the episode is run again when the run is resumed.
+
+Everything the episode prints or logs goes to ``log.txt`` in its folder.
+
+The ``episode.json`` record (format ``mle_gym.eval.episode/1``):
+``status`` (done|failed), ``task_id``, ``env_id``, ``seed``, ``config`` (the
+run settings), ``agent`` (spec, args, class), ``data_source``, ``reward_mode``,
+``steps``, ``reward``, ``terminated``, ``truncated``, ``truncation_reason``,
+``graded``, ``score``, ``valid``, ``tool_errors`` (count and the first few),
+``usage`` (the agent's ``usage`` dict), ``errors`` (phase, type, message,
+traceback), ``final_files``, ``backend`` and ``host`` (where it ran), and
+``timing`` (started_at, finished_at, seconds, make_s, episode_s, snapshot_s).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as _dt
+import json
+import logging
+import os
+import shutil
+import socket
+import sys
+import time
+import traceback
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mle_gym.evaluation import layout
+
+RECORD_FORMAT = "mle_gym.eval.episode/1"
+MAX_TOOL_ERRORS = 20
+
+
+@dataclass(frozen=True)
+class EpisodeJob:
+    """Everything a worker needs to run one episode (picklable)."""
+
+    run_dir: str
+    env_id: str
+    seed: int
+    settings: dict[str, Any] = field(default_factory=dict)
+    backend: str = "local"
+
+    @property
+    def task_id(self) -> str:
+        """The task id, the folder name under ``episodes/``."""
+        return layout.task_id_of(self.env_id)
+
+    @property
+    def folder(self) -> Path:
+        """``RUN_DIR/episodes/<task_id>/seed-<seed>``."""
+        return layout.episode_dir(self.run_dir, self.task_id, self.seed)
+
+    @property
+    def label(self) -> str:
+        """``<task_id> seed <k>``, for messages."""
+        return f"{self.task_id} seed {self.seed}"
+
+
+def _now() -> str:
+    return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
+
+
+def error_entry(phase: str, exc: BaseException) -> dict[str, Any]:
+    """An ``errors`` item: where it happened, the exception and its traceback text."""
+    return {
+        "phase": phase,
+        "type": type(exc).__name__,
+        "message": str(exc)[:2000],
+        "traceback": "".join(traceback.format_exception(exc))[-20000:],
+    }
+
+
+def _json_safe(value: Any) -> Any:
+    try:
+        return json.loads(json.dumps(value, default=repr))
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+@contextlib.contextmanager
+def _captured(log_path: Path) -> Iterator[None]:
+    """Send Python-level stdout/stderr and log records to ``log_path`` meanwhile."""
+    with open(log_path, "a", encoding="utf-8", buffering=1) as fh:
+        handler = logging.StreamHandler(fh)
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        root = logging.getLogger()
+        saved = root.handlers[:]
+        root.handlers = [handler]
+        try:
+            with contextlib.redirect_stdout(fh), contextlib.redirect_stderr(fh):
+                yield
+        finally:
+            root.handlers = saved
+
+
+def _make_env(job: EpisodeJob, trajectory: Path) -> Any:
+    import gymnasium as gym
+
+    import mle_gym  # noqa: F401 - registers the env ids
+
+    s = job.settings
+    kwargs: dict[str, Any] = {
+        "data": s.get("data") or "auto",
+        "reward_mode": s.get("reward_mode") or "auto",
+        "trajectory_path": trajectory,
+    }
+    if s.get("sandbox"):
+        kwargs["sandbox"] = s["sandbox"]
+    if s.get("max_steps"):
+        kwargs["max_episode_steps"] = int(s["max_steps"])
+    if s.get("time_budget_s"):
+        kwargs["time_budget_s"] = float(s["time_budget_s"])
+    return gym.make(job.env_id, **kwargs)
+
+
+def base_record(job: EpisodeJob) -> dict[str, Any]:
+    """The fields every episode record has, with an episode that has not run yet."""
+    return {
+        "format": RECORD_FORMAT,
+        "status": "failed",
+        "task_id": job.task_id,
+        "env_id": job.env_id,
+        "seed": job.seed,
+        "config": dict(job.settings),
+        "agent": {
+            "spec": job.settings.get("agent"),
+            "args": job.settings.get("agent_args") or {},
+            "class": None,
+        },
+        "data_source": None,
+        "reward_mode": None,
+        "steps": 0,
+        "reward": 0.0,
+        "terminated": False,
+        "truncated": False,
+        "truncation_reason": None,
+        "graded": False,
+        "score": None,
+        "valid": False,
+        "tool_errors": {"count": 0, "first": []},
+        "usage": {},
+        "errors": [],
+        "final_files": None,
+        "backend": job.backend,
+        "host": {"hostname": socket.gethostname(), "pid": os.getpid()},
+        "timing": {},
+    }
+
+
+def write_record(job: EpisodeJob, record: dict[str, Any], grade: dict[str, Any] | None) -> None:
+    """Write ``grade.json`` (if any), then ``episode.json`` — last, atomically."""
+    if grade is not None:
+        layout.write_json_atomic(job.folder / layout.GRADE_FILE, grade)
+    layout.write_json_atomic(job.folder / layout.EPISODE_FILE, record)
+
+
+def write_crash_record(
+    job: EpisodeJob, message: str, *, phase: str = "worker", kind: str = "WorkerLost"
+) -> dict[str, Any]:
+    """Mark an episode ``failed`` from the coordinator when the process running it died
+    or was stopped; keeps whatever the folder holds. Does nothing (and returns the
+    existing record) if the episode finished after all."""
+    existing = layout.read_episode_record(job.folder)
+    if existing is not None:
+        return existing
+    record = base_record(job)
+    record["host"] = {"hostname": socket.gethostname(), "pid": None}
+    record["errors"] = [{"phase": phase, "type": kind, "message": message, "traceback": ""}]
+    record["timing"] = {"finished_at": _now()}
+    job.folder.mkdir(parents=True, exist_ok=True)
+    write_record(job, record, None)
+    return record
+
+
+def execute_episode(job: EpisodeJob) -> dict[str, Any]:
+    """Run one episode into its folder and return its record (see the module docstring)."""
+    from mle_gym.evaluation.agent_spec import build_agent, describe, usage_of
+    from mle_gym.evaluation.snapshot import snapshot_workspace
+    from mle_gym.runner import run_episode
+
+    folder = job.folder
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    record = base_record(job)
+    timing: dict[str, Any] = {"started_at": _now()}
+    t0 = time.monotonic()
+    state: dict[str, Any] = {"steps": 0, "reward": 0.0, "info": {}}
+    tool_errors: list[str] = []
+    grade: dict[str, Any] | None = None
+    env: Any = None
+    agent: Any = None
+    phase = "make_env"
+    interrupted = False
+
+    def on_reset(obs: str, info: dict[str, Any]) -> None:
+        record["data_source"] = info.get("data_source")
+
+    def on_step(i: int, action: Any, obs: str, reward: float, info: dict[str, Any]) -> None:
+        state.update(steps=i, reward=float(reward), info=info)
+        if info.get("ok") is False:
+            tool_errors.append(str(info.get("error", ""))[:300])
+
+    with _captured(folder / layout.LOG_FILE):
+        try:
+            env = _make_env(job, folder / layout.TRAJECTORY_FILE)
+            timing["make_s"] = round(time.monotonic() - t0, 3)
+            phase = "make_agent"
+            spec = str(job.settings.get("agent") or "scripted")
+            agent = build_agent(spec, dict(job.settings.get("agent_args") or {}), job.seed)
+            record["agent"]["class"] = describe(agent)
+            phase = "episode"
+            t1 = time.monotonic()
+            result = run_episode(env, agent, seed=job.seed, on_step=on_step, on_reset=on_reset)
+            timing["episode_s"] = round(time.monotonic() - t1, 3)
+            grade = result.grade
+            last = state["info"]
+            record.update(
+                status="done",
+                data_source=result.data_source or record["data_source"],
+                reward_mode=last.get("reward_mode"),
+                terminated=bool(result.terminated),
+                truncated=bool(result.truncated),
+                truncation_reason=last.get("truncation_reason"),
+            )
+        except Exception as exc:
+            record["errors"].append(error_entry(phase, exc))
+            print(f"episode failed in phase {phase}:", file=sys.stderr)
+            traceback.print_exc()
+        except BaseException:
+            interrupted = True
+            raise
+        finally:
+            record["steps"] = int(state["steps"])
+            record["reward"] = float(state["reward"]) if record["status"] == "done" else 0.0
+            workspace = getattr(getattr(env, "unwrapped", None), "workspace", None)
+            if workspace is not None and not interrupted:
+                t2 = time.monotonic()
+                try:
+                    sub = env.unwrapped.task.submission.file
+                    snap = snapshot_workspace(
+                        Path(workspace), folder / layout.FINAL_DIR, first=(sub,)
+                    )
+                    record["final_files"] = snap.to_dict()
+                except Exception as exc:
+                    record["errors"].append(error_entry("snapshot", exc))
+                timing["snapshot_s"] = round(time.monotonic() - t2, 3)
+            if env is not None:
+                try:
+                    env.close()
+                except Exception as exc:
+                    if not interrupted:
+                        record["errors"].append(error_entry("close", exc))
+            if agent is not None:
+                try:
+                    record["usage"] = _json_safe(usage_of(agent))
+                except Exception as exc:
+                    record["errors"].append(error_entry("usage", exc))
+
+    if grade is not None and record["status"] == "done":
+        grade = _json_safe(grade)
+        record.update(graded=True, score=grade.get("score"), valid=bool(grade.get("valid")))
+    else:
+        grade = None
+    record["tool_errors"] = {"count": len(tool_errors), "first": tool_errors[:MAX_TOOL_ERRORS]}
+    timing["finished_at"] = _now()
+    timing["seconds"] = round(time.monotonic() - t0, 3)
+    record["timing"] = timing
+    write_record(job, record, grade)
+    return record

@@ -1,0 +1,237 @@
+"""From what the user asked for to a run config and the list of episodes to run.
+
+:class:`EvalRequest` mirrors the ``mle-gym eval`` options. A ``None`` setting
+means "not given": a new run uses the default, a resumed run the stored value.
+
+Task selection: the explicit task ids, plus (union) every task of
+``evaluation_set(split, benchmark)`` when ``split`` or ``benchmark`` is given;
+tasks with known test-label leakage are left out of a split/benchmark selection
+unless ``include_leaky`` (explicitly named tasks are always taken). Seeds:
+``seed_list``, or ``0..seeds-1`` (default one seed, 0).
+
+Checks before anything runs (so a misconfigured run fails at once, not once per
+episode): every task has the requested data (``--skip-unavailable`` drops those
+that do not, instead), the sandbox backend works on this machine, an import-path
+agent imports, the reward mode fits the data. Checks that depend on the
+machines running the episodes are skipped for a remote Ray cluster.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mle_gym.evaluation import agent_spec, layout
+from mle_gym.evaluation.config import RunConfig, load_config, merge_for_resume
+from mle_gym.evaluation.episode import EpisodeJob
+from mle_gym.evaluation.errors import EvalConfigError
+
+BACKENDS = ("local", "ray")
+
+
+@dataclass
+class EvalRequest:
+    """The options of one ``mle-gym eval`` invocation (see the module docstring)."""
+
+    out: Path
+    tasks: list[str] = field(default_factory=list)
+    split: str | None = None
+    benchmark: str | None = None
+    include_leaky: bool = False
+    skip_unavailable: bool = False
+    seeds: int | None = None
+    seed_list: list[int] | None = None
+    agent: str | None = None
+    agent_args: dict[str, Any] | None = None
+    sandbox: str | None = None
+    data: str | None = None
+    reward_mode: str | None = None
+    max_steps: int | None = None
+    time_budget_s: float | None = None
+    resume: bool = False
+    retry_failed: bool = False
+    workers: int | None = None
+    backend: str = "local"
+    ray_address: str | None = None
+    start_method: str = "spawn"
+    episode_timeout_s: float | None = None
+    progress: bool = True
+    report: bool = True
+    plots: bool = True
+
+    @property
+    def selects_tasks(self) -> bool:
+        """Whether any task selection was given."""
+        return bool(self.tasks or self.split or self.benchmark)
+
+    @property
+    def selects_seeds(self) -> bool:
+        """Whether any seed option was given."""
+        return self.seeds is not None or self.seed_list is not None
+
+
+def select_tasks(request: EvalRequest) -> list[str]:
+    """The env ids the request selects (sorted; raises if it selects none)."""
+    from mle_gym.tasks import evaluation_set, get_task
+
+    chosen: dict[str, Any] = {}
+    for name in request.tasks:
+        spec = get_task(name)
+        chosen[spec.env_id] = spec
+    if request.split or request.benchmark:
+        for spec in evaluation_set(
+            request.split, request.benchmark, include_leaky=request.include_leaky
+        ):
+            chosen[spec.env_id] = spec
+    if not chosen:
+        raise EvalConfigError("no task selected: name task ids, or use --split / --benchmark")
+    ids = {layout.task_id_of(e): e for e in chosen}
+    if len(ids) != len(chosen):
+        raise EvalConfigError("two selected tasks share a task id (their folders would collide)")
+    return sorted(chosen)
+
+
+def select_seeds(request: EvalRequest) -> list[int]:
+    """The seeds the request selects."""
+    if request.seeds is not None and request.seed_list is not None:
+        raise EvalConfigError("give --seeds or --seed-list, not both")
+    if request.seed_list is not None:
+        if not request.seed_list or any(s < 0 for s in request.seed_list):
+            raise EvalConfigError("--seed-list needs non-negative seeds")
+        return sorted(set(request.seed_list))
+    count = 1 if request.seeds is None else request.seeds
+    if count < 1:
+        raise EvalConfigError(f"--seeds must be >= 1, got {count}")
+    return list(range(count))
+
+
+def _setting(request_value: Any, stored: RunConfig | None, name: str, default: Any) -> Any:
+    if request_value is not None:
+        return request_value
+    if stored is not None:
+        return getattr(stored, name)
+    return default
+
+
+def build_config(request: EvalRequest, stored: RunConfig | None) -> RunConfig:
+    """The run config of ``request``, filling options it leaves out from ``stored``."""
+    from mle_gym.sandbox import default_kind
+
+    if request.backend not in BACKENDS:
+        raise EvalConfigError(f"--backend must be one of {BACKENDS}, got {request.backend!r}")
+    if request.workers is not None and request.workers < 1:
+        raise EvalConfigError(f"--workers must be >= 1, got {request.workers}")
+    tasks = select_tasks(request) if request.selects_tasks or stored is None else stored.tasks
+    seeds = select_seeds(request) if request.selects_seeds or stored is None else stored.seeds
+    agent = _setting(request.agent, stored, "agent", "scripted")
+    agent = agent_spec.normalize_spec(agent)
+    config = RunConfig(
+        tasks=tuple(tasks),
+        seeds=tuple(seeds),
+        agent=agent,
+        agent_args=_setting(request.agent_args, stored, "agent_args", {}),
+        sandbox=_setting(request.sandbox, stored, "sandbox", default_kind()),
+        data=_setting(request.data, stored, "data", "auto"),
+        reward_mode=_setting(request.reward_mode, stored, "reward_mode", "auto"),
+        max_steps=_setting(request.max_steps, stored, "max_steps", None),
+        time_budget_s=_setting(request.time_budget_s, stored, "time_budget_s", None),
+    )
+    if config.max_steps is not None and config.max_steps < 1:
+        raise EvalConfigError(f"--max-steps must be >= 1, got {config.max_steps}")
+    if config.time_budget_s is not None and not config.time_budget_s > 0:
+        raise EvalConfigError(f"--time-budget must be positive, got {config.time_budget_s}")
+    return config
+
+
+def check_config(config: RunConfig, request: EvalRequest) -> RunConfig:
+    """Validate ``config`` on this machine (see the module docstring); return it, minus
+    tasks without data when ``request.skip_unavailable``."""
+    from mle_gym.data import sources
+    from mle_gym.rewards import REWARD_MODES
+    from mle_gym.sandbox import check_kind
+    from mle_gym.tasks import get_task
+
+    if config.data not in sources.DATA_CHOICES:
+        raise EvalConfigError(f"--data must be one of {sources.DATA_CHOICES}")
+    if config.reward_mode not in REWARD_MODES:
+        raise EvalConfigError(f"--reward-mode must be one of {REWARD_MODES}")
+    if config.data == "replica" and config.reward_mode in ("percentile", "medal"):
+        raise EvalConfigError(
+            f"reward mode {config.reward_mode!r} needs Kaggle data; on replica data use "
+            "'normalized' or 'raw'"
+        )
+    agent_spec.check_spec(config.agent, config.agent_args)
+    remote = request.backend == "ray" and bool(request.ray_address)
+    if remote:
+        return config
+    check_kind(config.sandbox)
+    missing = []
+    for env_id in config.tasks:
+        task = get_task(env_id)
+        problem = task.grader_problem()
+        if problem or not sources.available(task, config.data):
+            missing.append((env_id, problem or f"no {config.data!r} data"))
+    if not missing:
+        return config
+    if request.skip_unavailable:
+        dropped = {e for e, _ in missing}
+        print(
+            f"mle-gym eval: skipping {len(dropped)} task(s) without usable data: "
+            + ", ".join(sorted(layout.task_id_of(e) for e in dropped)),
+            file=sys.stderr,
+        )
+        kept = tuple(t for t in config.tasks if t not in dropped)
+        if not kept:
+            raise EvalConfigError("no selected task has usable data")
+        return RunConfig(**{**_fields(config), "tasks": kept})
+    lines = "\n  ".join(f"{layout.task_id_of(e)}: {why}" for e, why in missing)
+    raise EvalConfigError(
+        f"{len(missing)} selected task(s) cannot run with --data {config.data}:\n  {lines}\n"
+        "prepare them (`mle-gym prepare TASK`), choose other --data, or pass --skip-unavailable"
+    )
+
+
+def _fields(config: RunConfig) -> dict[str, Any]:
+    return {name: getattr(config, name) for name in RunConfig.__dataclass_fields__}
+
+
+def resolve_run(request: EvalRequest) -> tuple[RunConfig, bool]:
+    """The config to run ``request`` with, and whether config.json must be (re)written.
+
+    A run directory that already holds a run needs ``resume``; a resumed config
+    must match the stored one (:func:`merge_for_resume`).
+    """
+    run_dir = Path(request.out)
+    stored = load_config(run_dir)
+    if stored is not None and not request.resume:
+        raise EvalConfigError(
+            f"{run_dir} already holds an evaluation run; pass --resume to continue it, "
+            "or choose another --out"
+        )
+    config = check_config(build_config(request, stored), request)
+    if stored is None:
+        return config, True
+    merged = merge_for_resume(stored, config)
+    return merged, merged.to_json() != stored.to_json()
+
+
+def pending_jobs(
+    config: RunConfig, run_dir: Path, *, backend: str, retry_failed: bool = False
+) -> tuple[list[EpisodeJob], dict[str, int]]:
+    """Jobs for the planned episodes that are not finished (failed ones too with
+    ``retry_failed``), and counts of the finished ones: ``{"done": n, "failed": m}``."""
+    jobs: list[EpisodeJob] = []
+    counts = {"done": 0, "failed": 0}
+    settings = config.settings()
+    for env_id, seed in config.episodes():
+        job = EpisodeJob(
+            run_dir=str(run_dir), env_id=env_id, seed=seed, settings=settings, backend=backend
+        )
+        record = layout.read_episode_record(job.folder)
+        if record is not None and not (retry_failed and record["status"] == "failed"):
+            counts["done" if record["status"] == "done" else "failed"] += 1
+            continue
+        jobs.append(job)
+    return jobs, counts
