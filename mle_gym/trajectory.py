@@ -9,17 +9,62 @@ A crash loses at most the record being written.
 from __future__ import annotations
 
 import json
+import math
+import re
 import threading
 from pathlib import Path
 from typing import Any
 
+MAX_DEPTH = 64
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_MAX_INT_BITS = 14_000  # Python refuses to print integers of more than 4,300 digits
 
-def _jsonable(value: Any) -> Any:
+
+def _safe_repr(value: Any) -> str:
     try:
-        json.dumps(value)
-        return value
-    except (TypeError, ValueError):
         return repr(value)
+    except Exception:  # a hostile or broken __repr__
+        return f"<{type(value).__name__}>"
+
+
+def json_safe(value: Any, *, max_depth: int = MAX_DEPTH) -> Any:
+    """A copy of ``value`` that ``json.dumps(..., ensure_ascii=False, allow_nan=False)``
+    always writes, as valid UTF-8, whatever ``value`` is (e.g. an agent's raw action).
+
+    JSON-ready values (str, int, float, bool, None, and dicts with str keys and lists of
+    them) come back equal, except: unpaired surrogates in text become U+FFFD; NaN and
+    infinities become the strings ``"nan"``/``"inf"``/``"-inf"``; integers too long to
+    print become a short description. Tuples become lists, bytes are decoded as UTF-8
+    (invalid bytes replaced), other dict keys become text, other objects their repr, and
+    containers nested deeper than ``max_depth`` are cut with a marker. Never raises.
+    """
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+            return value
+        except UnicodeEncodeError:
+            return _SURROGATE.sub("\ufffd", value)
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        if value.bit_length() > _MAX_INT_BITS:
+            return f"<an integer of {value.bit_length():,} bits>"
+        return int(value)
+    if isinstance(value, float):
+        return float(value) if math.isfinite(value) else repr(float(value))
+    if isinstance(value, bytes | bytearray):
+        return bytes(value).decode("utf-8", errors="replace")
+    if isinstance(value, dict | list | tuple):
+        if max_depth <= 0:
+            return "<nested too deeply>"
+        if isinstance(value, dict):
+            out: dict[str, Any] = {}
+            for k, v in value.items():
+                key = k if isinstance(k, str) else _safe_repr(k)
+                out[json_safe(key)] = json_safe(v, max_depth=max_depth - 1)
+            return out
+        return [json_safe(v, max_depth=max_depth - 1) for v in value]
+    return json_safe(_safe_repr(value))
 
 
 class TrajectoryWriter:
@@ -32,8 +77,8 @@ class TrajectoryWriter:
         self._lock = threading.Lock()
 
     def write(self, record: dict[str, Any]) -> None:
-        """Append one record (non-JSON values are stored as their repr)."""
-        line = json.dumps({k: _jsonable(v) for k, v in record.items()}, ensure_ascii=False)
+        """Append one record (made JSON-safe with :func:`json_safe`)."""
+        line = json.dumps(json_safe(record), ensure_ascii=False, allow_nan=False)
         with self._lock:
             self._file.write(line + "\n")
             self._file.flush()

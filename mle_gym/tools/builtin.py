@@ -16,6 +16,8 @@ from mle_gym.tools.format import decode, format_cell, format_exec, truncate
 from mle_gym.tools.fs import FsError, SandboxFS
 from mle_gym.tools.spec import ToolResult, ToolSpec, tool
 
+MAX_COMMAND_BYTES = 100_000  # below Linux's 128 KiB limit on one exec argument
+
 
 @dataclass
 class ToolContext:
@@ -162,6 +164,13 @@ def execute(ctx: ToolContext, command: str, timeout: float | None = None) -> Too
         return ToolResult("execute: empty command", ok=False)
     if "\x00" in command:
         return ToolResult("execute: command contains a NUL byte", ok=False)
+    size = len(command.encode("utf-8"))
+    if size > MAX_COMMAND_BYTES:  # the kernel refuses longer arguments (E2BIG)
+        return ToolResult(
+            f"execute: the command is {size:,} bytes; the limit is {MAX_COMMAND_BYTES:,}. "
+            "Write long scripts to a file with write_file and run the file.",
+            ok=False,
+        )
     limit = ctx.exec_timeout_s if timeout is None else max(0.1, min(timeout, ctx.exec_timeout_s))
     result = ctx.sandbox.exec(command, limit)
     text = format_exec(command, result, ctx.max_observation_chars, limit)

@@ -46,16 +46,32 @@ class ToolCall:
     call_id: str | None = None
 
 
+def _short(value: Any, limit: int = 60) -> str:
+    """A repr for messages, at most ``limit`` characters; never raises."""
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):  # e.g. an int too long to print, deep nesting
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _loads(text: str, where: str) -> Any:
+    """``json.loads`` with every failure as an ActionError naming ``where``."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ActionError(f"{where} is not valid JSON ({exc.msg} at {exc.pos})") from None
+    except RecursionError:
+        raise ActionError(f"{where} is nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer literal longer than Python accepts
+        raise ActionError(f"{where} is not usable JSON ({exc})") from None
+
+
 def _args(raw: Any) -> dict[str, Any]:
     if raw is None or raw == "":
         return {}
     if isinstance(raw, str):
-        try:
-            raw = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise ActionError(
-                f"tool arguments are not valid JSON ({exc.msg} at {exc.pos})"
-            ) from None
+        raw = _loads(raw, "tool arguments")
     if not isinstance(raw, dict):
         raise ActionError(f"tool arguments must be a JSON object, got {type(raw).__name__}")
     bad = [k for k in raw if not isinstance(k, str)]
@@ -66,7 +82,7 @@ def _args(raw: Any) -> dict[str, Any]:
 
 def _name(raw: Any) -> str:
     if not isinstance(raw, str) or not raw.strip():
-        raise ActionError(f"tool name must be a non-empty string, got {raw!r:.60}")
+        raise ActionError(f"tool name must be a non-empty string, got {_short(raw)}")
     return raw.strip()
 
 
@@ -97,7 +113,8 @@ def _from_dict(d: dict[str, Any]) -> ToolCall:
     if "name" in d:
         raw_args = d.get("arguments", d.get("args", d.get("parameters")))
         return ToolCall(_name(d["name"]), _args(raw_args), _opt_id(d))
-    raise ActionError(f"object has no 'tool' or 'name' field (keys: {sorted(d)[:8]}). {EXPECTED}")
+    keys = sorted(k[:40] if isinstance(k, str) else _short(k, 40) for k in d)[:8]
+    raise ActionError(f"object has no 'tool' or 'name' field (keys: {keys}). {EXPECTED}")
 
 
 def _opt_id(d: dict[str, Any]) -> str | None:
@@ -124,11 +141,9 @@ def _from_text(text: str) -> ToolCall:
 
 def _from_json_text(text: str, where: str) -> ToolCall:
     try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ActionError(
-            f"{where} is not valid JSON ({exc.msg} at {exc.pos}). {EXPECTED}"
-        ) from None
+        value = _loads(text, where)
+    except ActionError as exc:
+        raise ActionError(f"{exc} {EXPECTED}") from None
     if not isinstance(value, dict):
         raise ActionError(f"{where} must be a JSON object, got {type(value).__name__}")
     return _from_dict(value)
@@ -143,13 +158,13 @@ def parse_action(action: Any) -> ToolCall:
             action = action.decode("utf-8")
         except UnicodeDecodeError:
             raise ActionError("action bytes are not valid UTF-8") from None
-    if isinstance(action, str):
-        if len(action) > MAX_ACTION_CHARS:
-            raise ActionError(f"action is longer than {MAX_ACTION_CHARS} characters")
-        return _from_text(action)
-    if isinstance(action, dict):
-        try:
+    try:
+        if isinstance(action, str):
+            if len(action) > MAX_ACTION_CHARS:
+                raise ActionError(f"action is longer than {MAX_ACTION_CHARS} characters")
+            return _from_text(action)
+        if isinstance(action, dict):
             return _from_dict(action)
-        except RecursionError:
-            raise ActionError("action is nested too deeply") from None
+    except RecursionError:
+        raise ActionError("action is nested too deeply") from None
     raise ActionError(f"action must be a dict or a string, got {type(action).__name__}. {EXPECTED}")

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 _JSON_TYPES = {str: "string", int: "integer", float: "number", bool: "boolean"}
+_INT_LIMIT = 2**63 - 1  # integer arguments are 64-bit, as in most JSON consumers
 
 
 class ToolArgError(ValueError):
@@ -93,7 +94,7 @@ class ToolSpec:
         unexpected = sorted(set(args) - set(known))
         if unexpected:
             raise ToolArgError(
-                f"{self.name}: unexpected argument(s) {', '.join(map(repr, unexpected))}; "
+                f"{self.name}: unexpected argument(s) {', '.join(map(_short, unexpected[:5]))}; "
                 f"signature: {self.signature_line()}"
             )
         out: dict[str, Any] = {}
@@ -118,6 +119,13 @@ def _coerce(tool_name: str, p: Param, value: Any) -> Any:
     if p.type is str:
         if not isinstance(value, str):
             raise bad
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise ToolArgError(
+                f"{tool_name}: argument '{p.name}' is not valid Unicode text (an unpaired "
+                f"surrogate code point at position {exc.start}); send UTF-8 text"
+            ) from None
         return value
     if p.type is bool:
         if not isinstance(value, bool):
@@ -126,16 +134,22 @@ def _coerce(tool_name: str, p: Param, value: Any) -> Any:
     if p.type is int:
         if isinstance(value, bool):
             raise bad
+        whole_float = isinstance(value, float) and value.is_integer()
+        if whole_float or (isinstance(value, str) and re.fullmatch(r"\s*-?\d{1,18}\s*", value)):
+            value = int(value)
         if isinstance(value, int):
+            if not -_INT_LIMIT <= value <= _INT_LIMIT:
+                raise ToolArgError(
+                    f"{tool_name}: argument '{p.name}' is out of range (at most "
+                    f"{_INT_LIMIT:,} in absolute value)"
+                )
             return value
-        if isinstance(value, float) and value.is_integer():
-            return int(value)
-        if isinstance(value, str) and re.fullmatch(r"\s*-?\d{1,18}\s*", value):
-            return int(value)
         raise bad
     if p.type is float:
         if isinstance(value, bool):
             raise bad
+        if isinstance(value, int) and abs(value) > _INT_LIMIT:
+            raise bad  # also too large to convert to a float
         if isinstance(value, int | float) and math.isfinite(value):
             return float(value)
         if isinstance(value, str):
@@ -150,7 +164,13 @@ def _coerce(tool_name: str, p: Param, value: Any) -> Any:
 
 
 def _short(value: Any) -> str:
-    text = repr(value)
+    """A repr for messages, at most 60 characters; never raises (huge ints, deep nesting)."""
+    if isinstance(value, int) and abs(value) > _INT_LIMIT:
+        return f"<an integer of {value.bit_length():,} bits>"
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):
+        return f"<{type(value).__name__}>"
     return text if len(text) <= 60 else text[:57] + "..."
 
 
