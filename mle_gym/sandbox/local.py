@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -102,7 +103,7 @@ class LocalSandbox(Sandbox):
         self._runtime = runtime or detect_runtime()
         self._lease: UidLease | None = None
         self._cgroups: cgroups.CgroupSet | None = None
-        self._etc_dir = Path(tempfile.mkdtemp(prefix="mle_gym-etc-"))
+        self._etc_dir = _new_etc_dir()
         self._spawned: list[LocalProcess] = []
         self._server: ExecServer | None = None
         self._exec_lock = threading.Lock()
@@ -385,6 +386,27 @@ class LocalSandbox(Sandbox):
             self._lease.release()
             self._lease = None
         shutil.rmtree(self._etc_dir, ignore_errors=True)
+
+
+_ETC_DIR = re.compile(r"mle_gym-etc\.pid(\d+)\.")
+
+
+def _new_etc_dir() -> Path:
+    """A fresh temporary folder for a sandbox's ``/etc`` files and log, named after this
+    process; the folders of host processes that died (SIGKILL, no ``close()``) are
+    removed on the way."""
+    tmp = Path(tempfile.gettempdir())
+    for entry in tmp.glob("mle_gym-etc.pid*"):
+        m = _ETC_DIR.match(entry.name)
+        if m is None or int(m.group(1)) == os.getpid():
+            continue
+        try:
+            os.kill(int(m.group(1)), 0)
+        except ProcessLookupError:
+            shutil.rmtree(entry, ignore_errors=True)
+        except PermissionError:
+            pass  # alive, as another user
+    return Path(tempfile.mkdtemp(prefix=f"mle_gym-etc.pid{os.getpid()}.", dir=tmp))
 
 
 def _count_user_processes() -> int:
