@@ -1,0 +1,134 @@
+"""The verdict on one ML-Bench submission: argument check + execution check.
+
+A submission passes when every required argument value is in it, its type is right
+(:mod:`mle_gym.mlbench.argcheck`) and its run succeeds
+(:mod:`mle_gym.mlbench.execution`). The reward is that pass as 1/0; the report keeps
+the parts, and a partial credit (half for the share of argument values found, half
+for a successful run) for those who want a denser signal.
+
+``compat="mlbench"`` switches both checks to ML-Bench's original rules (substring
+argument test, timeout counts as success) so results can be compared with published
+numbers; the report says which rules were used.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from mle_gym.mlbench.argcheck import ArgumentCheck, check_arguments
+from mle_gym.mlbench.execution import ExecutionOutcome, run_submission
+from mle_gym.mlbench.schema import MLBenchExample
+from mle_gym.sandbox.base import Sandbox
+
+COMPAT_MODES = (None, "mlbench")
+
+
+def check_compat(compat: str | None) -> str | None:
+    """Validate the ``compat`` flag."""
+    if compat not in COMPAT_MODES:
+        raise ValueError(f"compat must be None or 'mlbench', got {compat!r}")
+    return compat
+
+
+@dataclass(frozen=True)
+class MLBenchGrade:
+    """Both checks of one submission and the verdict."""
+
+    example_id: int
+    repo: str
+    kind: str
+    arguments: ArgumentCheck
+    execution: ExecutionOutcome | None
+    compat: str | None = None
+    submission: str | None = None
+
+    @property
+    def execution_passed(self) -> bool:
+        return self.execution is not None and self.execution.passed(self.compat)
+
+    @property
+    def passed(self) -> bool:
+        """Arguments found, type right, and the run succeeded."""
+        return self.arguments.passed and self.arguments.type_ok and self.execution_passed
+
+    @property
+    def partial_credit(self) -> float:
+        """0.5 x share of argument values found + 0.5 x (run succeeded)."""
+        return 0.5 * self.arguments.fraction_found + 0.5 * float(self.execution_passed)
+
+    @property
+    def failure(self) -> str | None:
+        """The first reason the submission failed, or None if it passed."""
+        if self.arguments.missing_text:
+            return "no submission file"
+        if not self.arguments.passed:
+            return "argument check failed: missing " + ", ".join(
+                f"{a.name}={a.value}" for a in self.arguments.arguments if not a.found
+            )
+        if not self.arguments.type_ok:
+            return f"type check failed: {self.arguments.type_message}"
+        if not self.execution_passed:
+            ex = self.execution
+            if ex is None:
+                return "not executed"
+            if ex.status == "timeout":
+                return "execution failed: still running at the timeout"
+            if ex.status in ("exit_0", "timeout") and not ex.artifacts_ok:
+                return "execution failed: expected artifacts/output not produced"
+            return f"execution failed: {ex.status}" + (
+                f" (exit code {ex.exit_code})" if ex.exit_code is not None else ""
+            )
+        return None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The report stored in ``info["grade"]``."""
+        return {
+            "benchmark": "ML-Bench",
+            "example_id": self.example_id,
+            "repo": self.repo,
+            "type": self.kind,
+            "passed": self.passed,
+            "score": 1.0 if self.passed else 0.0,
+            "partial_credit": round(self.partial_credit, 6),
+            "compat": self.compat,
+            "argument_check": self.arguments.to_dict(),
+            "execution": self.execution.to_dict(self.compat) if self.execution else None,
+            "still_running_at_timeout": bool(
+                self.execution is not None and self.execution.status == "timeout"
+            ),
+            "valid": not self.arguments.missing_text,
+            "message": self.failure or "passed",
+            "submission": self.submission,
+        }
+
+
+def grade(
+    example: MLBenchExample,
+    submission: str | None,
+    sandbox: Sandbox | None,
+    timeout_s: float,
+    *,
+    compat: str | None = None,
+    root: str = ".",
+) -> MLBenchGrade:
+    """Grade ``submission`` (the text of run.sh/run.py, None if absent) for ``example``.
+
+    The run happens in ``sandbox``, whose ``root`` holds the repository with the
+    submission file in the task folder; ``sandbox=None`` skips it (text checks only,
+    the ML-LLM-Bench setting without execution).
+    """
+    check_compat(compat)
+    args = check_arguments(submission, example.arguments, example.type, compat=compat)
+    execution = None
+    if sandbox is not None and submission is not None:
+        execution = run_submission(sandbox, example, timeout_s, root=root)
+    return MLBenchGrade(
+        example_id=example.id,
+        repo=example.repo_name,
+        kind=example.type,
+        arguments=args,
+        execution=execution,
+        compat=compat,
+        submission=submission,
+    )

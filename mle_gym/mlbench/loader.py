@@ -1,0 +1,225 @@
+"""Loading ML-Bench examples: from Hugging Face, from a local export, or the bundled set.
+
+Sources (:func:`load_examples`):
+
+* ``"hf"`` — the Hugging Face dataset ``super-dainiu/ml-bench`` through the
+  ``datasets`` library (``pip install 'mle-gym[hf]'``; needs the network or the
+  ``datasets`` cache);
+* a path — a local export in the Hugging Face schema: one ``.jsonl``/``.json``/
+  ``.parquet`` file, or a folder laid out like the dataset repository
+  (``<split>.jsonl``, ``<split>.parquet``, ``data/<split>-*.parquet`` ...);
+* ``"bundled"`` — the offline examples shipped with mle_gym
+  (``task_assets/mlbench/examples/<split>.jsonl``), over the small repositories of
+  ``task_assets/mlbench/repos/``.
+
+Splits are ML-Bench's: ``full`` (260 examples), ``quarter`` (68), ``id_train`` and
+``ood_train``. Every row is validated (:mod:`mle_gym.mlbench.schema`); ids must be
+unique. Errors are :class:`MLBenchDataError` (or :class:`ExampleError` for a bad
+row) with the file, line and field at fault.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from mle_gym import paths
+from mle_gym.mlbench.schema import ExampleError, MLBenchExample, parse_example
+
+HF_DATASET = "super-dainiu/ml-bench"
+SPLITS = ("full", "quarter", "id_train", "ood_train")
+SUFFIXES = (".jsonl", ".json", ".parquet")
+SOURCE_ALIASES = {"hf": "hf", "huggingface": "hf", "hub": "hf", "bundled": "bundled"}
+
+
+class MLBenchDataError(RuntimeError):
+    """Examples cannot be loaded; the message says what is missing and how to get it."""
+
+
+def bundled_dir() -> Path:
+    """``task_assets/mlbench``: the offline repositories and their examples."""
+    return paths.builtin_task_assets() / "mlbench"
+
+
+def check_split(split: str) -> str:
+    """Validate a split name (ML-Bench's four)."""
+    if split not in SPLITS:
+        raise ValueError(f"unknown ML-Bench split {split!r}; choose one of {', '.join(SPLITS)}")
+    return split
+
+
+def load_examples(source: str | Path = "bundled", split: str = "full") -> list[MLBenchExample]:
+    """The examples of ``split`` from ``source`` (see the module docstring), in file order."""
+    check_split(split)
+    key = SOURCE_ALIASES.get(str(source).lower()) if isinstance(source, str) else None
+    if key == "hf":
+        rows: Iterable[tuple[str, Mapping[str, Any]]] = _hf_rows(split)
+        origin = f"{HF_DATASET} (split {split})"
+    elif key == "bundled":
+        folder = bundled_dir() / "examples"
+        rows = _path_rows(folder, split)
+        origin = str(folder)
+    else:
+        path = Path(source).expanduser()
+        if not path.exists():
+            raise MLBenchDataError(
+                f"ML-Bench examples not found at {path}: give an existing .jsonl/.json/.parquet "
+                f"export or a folder of them, 'hf' for the Hugging Face dataset {HF_DATASET}, "
+                "or 'bundled' for the offline examples"
+            )
+        rows = _path_rows(path, split)
+        origin = str(path)
+    examples: list[MLBenchExample] = []
+    seen: dict[int, str] = {}
+    for where, row in rows:
+        example = parse_example(row, where)
+        if example.id in seen:
+            raise ExampleError(
+                f"{where}: id {example.id} is used twice (first at {seen[example.id]})"
+            )
+        seen[example.id] = where
+        examples.append(example)
+    if not examples:
+        raise MLBenchDataError(f"no ML-Bench examples of split {split!r} in {origin}")
+    return examples
+
+
+def write_jsonl(examples: Iterable[MLBenchExample | Mapping[str, Any]], path: Path) -> Path:
+    """Write examples (or raw rows) as JSON lines in the Hugging Face schema."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8") as f:
+        for ex in examples:
+            row = ex.to_record() if isinstance(ex, MLBenchExample) else dict(ex)
+            f.write(json.dumps(row, ensure_ascii=False) + "\n")
+    return path
+
+
+# -- Hugging Face ---------------------------------------------------------------------------
+
+
+def _hf_rows(split: str) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    try:
+        import datasets
+    except ImportError:
+        raise MLBenchDataError(
+            f"loading {HF_DATASET} needs the 'datasets' library: pip install 'mle-gym[hf]'; "
+            "or pass a local export (a .jsonl/.parquet file or folder) as the source"
+        ) from None
+    try:
+        ds = datasets.load_dataset(HF_DATASET, split=split)
+    except Exception as exc:  # network, hub, cache errors all end here
+        raise MLBenchDataError(
+            f"cannot load {HF_DATASET} split {split!r} from the Hugging Face hub "
+            f"({type(exc).__name__}: {exc}). Without network access, export the dataset "
+            "elsewhere (e.g. load_dataset(...).to_json('full.jsonl')) and pass that file "
+            "or its folder as the source"
+        ) from exc
+    for i, row in enumerate(ds):
+        yield f"{HF_DATASET}[{split}] row {i}", row
+
+
+# -- local files ----------------------------------------------------------------------------
+
+_SPLIT_PREFIX = re.compile(r"^(?P<split>full|quarter|id_train|ood_train)(?:$|[-_.])")
+
+
+def file_split(path: Path) -> str | None:
+    """The split a file's name says it holds (``quarter.jsonl``, ``full-00000-of-00001``)."""
+    m = _SPLIT_PREFIX.match(path.name)
+    if m:
+        return m.group("split")
+    m = re.match(r"^ml[-_]?bench[-_](?P<split>full|quarter|id_train|ood_train)\b", path.name, re.I)
+    return m.group("split") if m else None
+
+
+def _split_files(folder: Path, split: str) -> list[Path]:
+    """Files of ``split`` in a folder laid out like the dataset repository."""
+    found: list[Path] = []
+    candidates = [(folder, False), (folder / "data", False)]
+    candidates += [(folder / split, True), (folder / "default" / split, True)]
+    for sub, whole in candidates:
+        if not sub.is_dir():
+            continue
+        for f in sorted(sub.iterdir()):
+            if f.is_file() and f.suffix in SUFFIXES and (whole or file_split(f) == split):
+                found.append(f)
+        if found:
+            return found
+    return found
+
+
+def _path_rows(path: Path, split: str) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    if path.is_dir():
+        files = _split_files(path, split)
+        if not files:
+            present = sorted(
+                {s for f in path.rglob("*") if f.suffix in SUFFIXES and (s := file_split(f))}
+            )
+            hint = f"splits found there: {', '.join(present)}" if present else "no split files"
+            raise MLBenchDataError(
+                f"no file of split {split!r} in {path} (expected {split}.jsonl, {split}.parquet "
+                f"or data/{split}-*.parquet; {hint})"
+            )
+        for f in files:
+            yield from _file_rows(f, split, by_name=True)
+        return
+    if path.suffix not in SUFFIXES:
+        raise MLBenchDataError(
+            f"{path}: unsupported file type {path.suffix!r}; use .jsonl, .json or .parquet"
+        )
+    named = file_split(path)
+    if named is not None and named != split:
+        raise MLBenchDataError(f"{path} holds split {named!r}, but split {split!r} was asked for")
+    yield from _file_rows(path, split, by_name=named is not None)
+
+
+def _file_rows(path: Path, split: str, by_name: bool) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """Rows of one file; a ``split`` column, if present, selects the rows of ``split``."""
+    rows = _read_parquet(path) if path.suffix == ".parquet" else _read_json(path)
+    for where, row in rows:
+        if "split" in row and not by_name and row["split"] != split:
+            continue
+        yield where, row
+
+
+def _read_json(path: Path) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise MLBenchDataError(f"{path}: not UTF-8 text ({exc})") from None
+    stripped = text.lstrip()
+    if path.suffix == ".json" and stripped.startswith("["):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise MLBenchDataError(f"{path}: not valid JSON: {exc}") from None
+        for i, row in enumerate(data):
+            yield f"{path} item {i}", row
+        return
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise MLBenchDataError(f"{path} line {lineno}: not valid JSON: {exc}") from None
+        yield f"{path} line {lineno}", row
+
+
+def _read_parquet(path: Path) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise MLBenchDataError(
+            f"reading {path} needs pyarrow (pip install pyarrow); or export the examples "
+            "as JSON lines"
+        ) from None
+    try:
+        table = pq.read_table(path)
+    except Exception as exc:
+        raise MLBenchDataError(f"{path}: not a readable parquet file ({exc})") from None
+    for i, row in enumerate(table.to_pylist()):
+        yield f"{path} row {i}", row

@@ -1,0 +1,251 @@
+"""Finding the repository an ML-Bench example runs in.
+
+:class:`RepoResolver` maps an example's ``github`` URL to a checkout on this host, in
+this order:
+
+1. ``mle-gym://<name>``: a repository shipped with mle_gym
+   (``task_assets/mlbench/repos/<name>``);
+2. a local checkout given by the user: ``local={"dgl": "/src/dgl", ...}`` (keys are
+   repository names or URLs), or a folder holding one checkout per repository name
+   (e.g. ML-Bench's own ``repos/`` folder of submodules);
+3. the cache, ``$MLE_GYM_HOME/mlbench/repos/<name>@<commit>``;
+4. a clone at the pinned commit (``pins={url_or_name: commit}``), when cloning is
+   allowed: ``git clone`` into a temporary folder, ``git checkout --detach <commit>``,
+   then an atomic rename into the cache. Without a pin the clone is refused unless
+   ``allow_unpinned=True`` (then the default branch's head is used and its commit is
+   recorded in the cache folder's name).
+
+When none of these gives a checkout, :class:`RepoUnavailable` says which were tried
+and how to provide one.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from mle_gym import paths
+from mle_gym.mlbench.schema import repo_name_of
+
+log = logging.getLogger(__name__)
+
+BUNDLED_SCHEME = "mle-gym://"
+CLONE_TIMEOUT_S = 1800.0
+_COMMIT = re.compile(r"^[0-9a-f]{7,40}$")
+
+
+class RepoUnavailable(RuntimeError):
+    """No checkout of a repository can be found or made; the message says how to fix it."""
+
+
+@dataclass(frozen=True)
+class RepoCheckout:
+    """A repository on this host: where it is, how it was found, and its commit if known."""
+
+    url: str
+    name: str
+    path: Path
+    origin: str  # "bundled", "local", "cache" or "clone"
+    commit: str | None = None
+
+
+def bundled_repos_dir() -> Path:
+    """``task_assets/mlbench/repos``."""
+    return paths.builtin_task_assets() / "mlbench" / "repos"
+
+
+def cache_dir() -> Path:
+    """``$MLE_GYM_HOME/mlbench/repos``."""
+    return paths.home() / "mlbench" / "repos"
+
+
+def bundled_repo_names() -> list[str]:
+    """Names of the repositories shipped with mle_gym."""
+    root = bundled_repos_dir()
+    if not root.is_dir():
+        return []
+    return sorted(p.name for p in root.iterdir() if p.is_dir() and (p / "README.md").is_file())
+
+
+class RepoResolver:
+    """Resolve example URLs to checkouts (see the module docstring).
+
+    Args:
+        local: ``{name or URL: path}`` of existing checkouts, or one folder holding a
+            checkout per repository name.
+        pins: ``{name or URL: commit}`` for clones.
+        clone: whether cloning over the network may be tried.
+        allow_unpinned: clone the default branch when no commit is pinned.
+        cache: where clones are kept (default :func:`cache_dir`).
+    """
+
+    def __init__(
+        self,
+        local: Mapping[str, str | os.PathLike[str]] | str | os.PathLike[str] | None = None,
+        *,
+        pins: Mapping[str, str] | None = None,
+        clone: bool = True,
+        allow_unpinned: bool = False,
+        cache: Path | None = None,
+    ) -> None:
+        self._local_map: dict[str, Path] = {}
+        self._local_root: Path | None = None
+        if isinstance(local, Mapping):
+            self._local_map = {_key(k): Path(v).expanduser() for k, v in local.items()}
+        elif local is not None:
+            self._local_root = Path(local).expanduser()
+            if not self._local_root.is_dir():
+                raise RepoUnavailable(f"the repositories folder {self._local_root} does not exist")
+        self._pins = {_key(k): str(v).strip().lower() for k, v in (pins or {}).items()}
+        for key, commit in self._pins.items():
+            if not _COMMIT.match(commit):
+                raise ValueError(f"pin for {key!r} is not a commit hash: {commit!r}")
+        self.clone_allowed = clone
+        self.allow_unpinned = allow_unpinned
+        self._cache = cache
+
+    @property
+    def cache(self) -> Path:
+        return self._cache or cache_dir()
+
+    def pin(self, url: str) -> str | None:
+        """The pinned commit of ``url`` (looked up by URL, then by name), if any."""
+        return self._pins.get(_key(url)) or self._pins.get(_key(repo_name_of(url)))
+
+    def resolve(self, url: str) -> RepoCheckout:
+        """A checkout of ``url``; :class:`RepoUnavailable` if none can be had."""
+        name = repo_name_of(url)
+        if url.startswith(BUNDLED_SCHEME):
+            path = bundled_repos_dir() / name
+            if not path.is_dir():
+                known = ", ".join(bundled_repo_names()) or "none"
+                raise RepoUnavailable(
+                    f"{url}: no repository {name!r} is shipped with mle_gym (shipped: {known})"
+                )
+            return RepoCheckout(url, name, path, "bundled")
+        tried: list[str] = []
+        local = self._local_map.get(_key(url)) or self._local_map.get(_key(name))
+        if local is not None:
+            if not local.is_dir():
+                raise RepoUnavailable(
+                    f"the local checkout given for {name} ({local}) does not exist"
+                )
+            return RepoCheckout(url, name, local, "local")
+        if self._local_root is not None:
+            candidate = self._local_root / name
+            if candidate.is_dir():
+                return RepoCheckout(url, name, candidate, "local")
+            tried.append(f"no folder {candidate}")
+        else:
+            tried.append("no local checkout given (repos=...)")
+        commit = self.pin(url)
+        cached = self._cached(name, commit)
+        if cached is not None:
+            return RepoCheckout(url, name, cached, "cache", cached.name.split("@", 1)[1])
+        tried.append(f"not in the cache {self.cache}")
+        if not self.clone_allowed:
+            tried.append("cloning is disabled")
+            raise RepoUnavailable(_unavailable(url, tried))
+        if commit is None and not self.allow_unpinned:
+            tried.append("no commit is pinned for it, so it was not cloned")
+            raise RepoUnavailable(
+                _unavailable(url, tried)
+                + f"; or pin a commit (pins={{'{name}': '<commit>'}}), or allow_unpinned=True"
+            )
+        try:
+            path, resolved = self._clone(url, name, commit)
+        except RepoUnavailable as exc:
+            tried.append(str(exc))
+            raise RepoUnavailable(_unavailable(url, tried)) from None
+        return RepoCheckout(url, name, path, "clone", resolved)
+
+    # -- internals ------------------------------------------------------------------------
+
+    def _cached(self, name: str, commit: str | None) -> Path | None:
+        root = self.cache
+        if not root.is_dir():
+            return None
+        if commit is not None:
+            for entry in root.glob(f"{name}@*"):
+                sha = entry.name.split("@", 1)[1]
+                if entry.is_dir() and (sha.startswith(commit) or commit.startswith(sha)):
+                    return entry
+            return None
+        if not self.allow_unpinned:
+            return None
+        entries = sorted(
+            (e for e in root.glob(f"{name}@*") if e.is_dir()), key=lambda e: e.stat().st_mtime
+        )
+        return entries[-1] if entries else None
+
+    def _clone(self, url: str, name: str, commit: str | None) -> tuple[Path, str]:
+        git = shutil.which("git")
+        if git is None:
+            raise RepoUnavailable("git is not installed, so it cannot be cloned")
+        self.cache.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{name}.clone-", dir=self.cache))
+        try:
+            target = tmp / "repo"
+            _git([git, "clone", "--quiet", "--no-checkout", url, str(target)], None)
+            ref = commit or "HEAD"
+            try:
+                _git([git, "checkout", "--quiet", "--detach", ref], target)
+            except RepoUnavailable:
+                if commit is None:
+                    raise
+                # a commit no branch reaches (servers such as GitHub serve it on request)
+                _git([git, "fetch", "--quiet", "origin", commit], target)
+                _git([git, "checkout", "--quiet", "--detach", "FETCH_HEAD"], target)
+            sha = _git([git, "rev-parse", "HEAD"], target).strip()
+            if commit is not None and not sha.startswith(commit):
+                raise RepoUnavailable(f"checked out {sha}, not the pinned commit {commit}")
+            final = self.cache / f"{name}@{sha}"
+            if final.exists():  # another process cloned it meanwhile
+                return final, sha
+            os.replace(target, final)
+            log.info("cloned %s at %s into %s", url, sha, final)
+            return final, sha
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _git(argv: list[str], cwd: Path | None) -> str:
+    env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "GIT_ASKPASS": "true"}
+    try:
+        proc = subprocess.run(
+            argv,
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            timeout=CLONE_TIMEOUT_S,
+            env=env,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        raise RepoUnavailable(f"`{' '.join(argv[1:3])}` timed out") from None
+    if proc.returncode != 0:
+        detail = (proc.stderr or proc.stdout).strip().splitlines()
+        raise RepoUnavailable(
+            f"`git {argv[1]}` failed: {detail[-1] if detail else f'exit {proc.returncode}'}"
+        )
+    return proc.stdout
+
+
+def _key(text: str) -> str:
+    return str(text).strip().rstrip("/").removesuffix(".git").lower()
+
+
+def _unavailable(url: str, tried: list[str]) -> str:
+    name = repo_name_of(url)
+    return (
+        f"repository {name} ({url}) is not available: {'; '.join(tried)}. "
+        f"Give a local checkout with repos={{'{name}': '/path/to/checkout'}} or a folder of "
+        "checkouts with repos='/path/to/repos'"
+    )
