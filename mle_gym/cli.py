@@ -33,6 +33,10 @@ DISPLAY_CHARS = 3000
 def _data_status(task: Any) -> str:
     from mle_gym.data import store
 
+    if task.family != "mlebench":
+        from mle_gym.families import family_class
+
+        return family_class(task.family)(task).data_status()
     parts = []
     if "kaggle" in task.data:
         if store.lookup(task, "kaggle"):
@@ -223,9 +227,12 @@ def cmd_grade(args: argparse.Namespace) -> int:
 
 def cmd_sandbox(args: argparse.Namespace) -> int:
     if args.action == "build":
-        from mle_gym.sandbox.image import build_image
+        from mle_gym.sandbox.image import build_image, read_requirements
 
-        name = build_image(args.image, force=args.force)
+        extra = read_requirements(args.requirements or [])
+        name = build_image(
+            args.image, force=args.force, extra_requirements=extra, pip_args=args.pip_arg or []
+        )
         print(f"image {name} is ready")
         return 0
     if args.action == "gc":
@@ -314,6 +321,18 @@ def build_parser() -> argparse.ArgumentParser:
         "--image", help="image name (default $MLE_GYM_DOCKER_IMAGE or mle-gym-runtime:py<X.Y>)"
     )
     p.add_argument("--force", action="store_true", help="rebuild even if up to date")
+    p.add_argument(
+        "--requirements",
+        action="append",
+        metavar="FILE",
+        help="build: also install this requirements file (e.g. a repository's); repeatable",
+    )
+    p.add_argument(
+        "--pip-arg",
+        action="append",
+        metavar="ARG",
+        help="build: an argument for that pip install, e.g. --pip-arg=--find-links=DIR",
+    )
     p.add_argument(
         "--all-hosts",
         action="store_true",

@@ -25,6 +25,8 @@ Contract:
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import json
 import logging
 import os
@@ -33,30 +35,41 @@ import shutil
 import tempfile
 import time
 import uuid
+import weakref
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
 import gymnasium as gym
 from gymnasium.error import ResetNeeded
 
-from mle_gym import paths, prompts, rewards
-from mle_gym.data import sources
-from mle_gym.grading import GradeReport, InvalidSubmission, grade_submission, invalid_report
-from mle_gym.grading.format_check import FormatChecker
+from mle_gym import paths
+from mle_gym.families import Episode, GradeLike, make_family
+from mle_gym.families.workdir import WorkdirFS, WorkdirSandbox
 from mle_gym.sandbox import Sandbox, SandboxLimits, check_kind, default_kind, make_sandbox, quota
+from mle_gym.sandbox.base import WORKSPACE
 from mle_gym.sandbox.kernel import PythonKernel
-from mle_gym.spaces import FreeText, ToolCallSpace
-from mle_gym.tasks import Limits, TaskError, TaskSpec, get_task
-from mle_gym.tools.builtin import BUILTIN_TOOLS, ToolContext
+from mle_gym.spaces import FreeText
+from mle_gym.tasks import Limits, TaskSpec, get_task
+from mle_gym.tools.builtin import ToolContext, list_files
 from mle_gym.tools.fs import FsError, SandboxFS
-from mle_gym.tools.parsing import ActionError, ToolCall, parse_action
+from mle_gym.tools.parsing import ActionError, ToolCall
 from mle_gym.tools.spec import ToolArgError, ToolResult
-from mle_gym.trajectory import TrajectoryWriter
+from mle_gym.trajectory import TrajectoryWriter, json_safe
 
 log = logging.getLogger(__name__)
 
 KEEP_MARKER = ".keep"
 _ORPHAN = re.compile(r"\.pid(\d+)\.")
+_LIVE_ENVS: weakref.WeakSet[MLEEnv] = weakref.WeakSet()
+
+
+@atexit.register
+def _close_live_envs() -> None:
+    """At interpreter exit, envs still open release their sandboxes and workspaces."""
+    for env in list(_LIVE_ENVS):
+        with contextlib.suppress(Exception):
+            env.close()
 
 
 def _remove_orphan_workspaces(root: Path) -> None:
@@ -104,6 +117,9 @@ class MLEEnv(gym.Env[str, Any]):
         keep_workspace: keep the workspace folder after the episode (for inspection).
         max_observation_chars: observations longer than this are truncated
             with a visible marker.
+        toolset: "default" (mle_gym's tools) or a toolset of the task's family
+            (e.g. "mlagentbench"); see :mod:`mle_gym.families.toolsets`.
+        family_options: options for the task's family (see :mod:`mle_gym.families`).
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 4}
@@ -131,26 +147,12 @@ class MLEEnv(gym.Env[str, Any]):
         workspace_root: str | os.PathLike[str] | None = None,
         keep_workspace: bool = False,
         max_observation_chars: int = 16_000,
+        toolset: str | None = None,
+        family_options: Mapping[str, Any] | None = None,
     ) -> None:
         self.task = task if isinstance(task, TaskSpec) else get_task(task)
-        if data not in sources.DATA_CHOICES:
-            raise ValueError(f"data must be one of {sources.DATA_CHOICES}, got {data!r}")
-        if data in ("kaggle", "replica", "bundled") and data not in self.task.sources:
-            raise ValueError(f"task {self.task.key} has no {data!r} data source")
-        if reward_mode not in rewards.REWARD_MODES:
-            raise ValueError(f"reward_mode must be one of {rewards.REWARD_MODES}")
-        if data == "replica" and reward_mode in ("percentile", "medal"):
-            rewards.resolve_mode(reward_mode, self.task, "replica")  # raises with the reason
-        problem = self.task.grader_problem()
-        if problem is not None:
-            raise TaskError(f"{self.task.env_id} cannot be used: {problem}")
-        if not sources.available(self.task, data):
-            if data in ("kaggle", "bundled"):
-                raise sources.DataNotPrepared(
-                    f"{data} data for {self.task.key} is not prepared; run "
-                    f"`mle-gym prepare {self.task.id}`, or use data='replica' if it has one"
-                )
-            raise sources.DataNotPrepared(sources.missing_data_message(self.task))
+        self.family = make_family(self.task, family_options, replica_seed=int(replica_seed))
+        self.family.check_config(data, reward_mode)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.data_choice = data
@@ -187,10 +189,12 @@ class MLEEnv(gym.Env[str, Any]):
             if value is not None and not value > 0:
                 raise ValueError(f"{name} must be positive, got {value!r}")
 
-        self._tools = {t.name: t for t in BUILTIN_TOOLS}
-        self.tools: list[dict[str, Any]] = [t.openai_schema() for t in BUILTIN_TOOLS]
-        self.system_prompt: str = prompts.system_prompt(list(BUILTIN_TOOLS))
-        self.action_space = ToolCallSpace(tuple(self._tools))
+        self._toolset = self.family.toolset(toolset or self.family.toolsets[0])
+        self.toolset_name = self._toolset.name
+        self._tools = {t.name: t for t in self._toolset.tools}
+        self.tools: list[dict[str, Any]] = [t.openai_schema() for t in self._toolset.tools]
+        self.system_prompt: str = self._toolset.system_prompt
+        self.action_space = self._toolset.action_space(tuple(self._tools))
         self.observation_space = FreeText(max_length=max(self.max_observation_chars * 2, 100_000))
 
         self._sandbox: Sandbox | None = None
@@ -200,7 +204,7 @@ class MLEEnv(gym.Env[str, Any]):
         self._trajectory: TrajectoryWriter | None = None
         self._transcript: list[str] = []
         self._done = True
-        self._checker: FormatChecker | None = None
+        self._episode: Episode | None = None
         self.episode_id: str | None = None
         self.data_source: str | None = None
         self._data = None
@@ -238,15 +242,15 @@ class MLEEnv(gym.Env[str, Any]):
     ) -> tuple[str, dict[str, Any]]:
         super().reset(seed=seed)
         self._teardown()
-        options = dict(options or {})
-        replica_seed = int(options.pop("replica_seed", self.replica_seed))
-        if options:
-            raise ValueError(f"unknown reset options {sorted(options)}; known: ['replica_seed']")
+        _LIVE_ENVS.add(self)
+        family = self.family
+        ep_options = family.parse_reset_options(dict(options or {}))
+        replica_seed = ep_options.get("replica_seed")
 
-        data = sources.resolve(self.task, self.data_choice, replica_seed)
+        data = family.resolve_data(self.data_choice, ep_options)
         self._data = data
-        self.data_source = data.source
-        self._mode = rewards.resolve_mode(self.reward_mode, self.task, data.source)
+        self.data_source = family.data_source(data)
+        self._mode = family.resolve_reward_mode(self.reward_mode, self.data_source)
         self._max_steps = self._step_budget()
 
         root = self.workspace_root or paths.workspaces_root()
@@ -265,40 +269,63 @@ class MLEEnv(gym.Env[str, Any]):
                 )
             except OSError as exc:
                 log.warning("no workspace quota (%s); the workspace is a plain folder", exc)
-        (workspace / "data").mkdir()
-        if self.task.starter_dir is not None:
-            shutil.copytree(self.task.starter_dir, workspace, dirs_exist_ok=True)
+        if data is not None:
+            (workspace / "data").mkdir()
         lim = self.limits
+        episode = Episode(
+            task=self.task,
+            episode_id=self.episode_id,
+            seed=seed,
+            options=ep_options,
+            episode_dir=self._episode_dir,
+            workspace=workspace,
+            data=data,
+            data_source=self.data_source,
+            reward_mode=self._mode,
+            limits=lim,
+            sandbox_kind=self.sandbox_kind,
+            docker_image=self.docker_image,
+        )
+        self._episode = episode
+        family.populate_workspace(episode)
         self._sandbox = make_sandbox(
             self.sandbox_kind,
             workspace,
-            data.public,
+            data.public if data is not None else None,
             SandboxLimits(
                 memory_mb=lim.memory_mb, pids=lim.pids, cpus=lim.cpus, cpu_time_s=lim.cpu_time_s
             ),
             image=self.docker_image,
             episode_id=self.episode_id,
         )
-        fs = SandboxFS(self._sandbox.mounts, self._sandbox.file_owner)
-        self._ctx = ToolContext(
+        episode.sandbox = self._sandbox
+        workdir = family.workdir(episode)
+        fs: SandboxFS
+        tool_sandbox: Sandbox = self._sandbox
+        if workdir.rstrip("/") != WORKSPACE:
+            fs = WorkdirFS(self._sandbox.mounts, self._sandbox.file_owner, workdir=workdir)
+            tool_sandbox = WorkdirSandbox(self._sandbox, workdir)
+        else:
+            fs = SandboxFS(self._sandbox.mounts, self._sandbox.file_owner)
+        fs = family.file_view(episode, fs)
+        episode.fs = fs
+        self._ctx = self._toolset.context_class(
             fs=fs,
-            sandbox=self._sandbox,
+            sandbox=tool_sandbox,
             exec_timeout_s=lim.exec_timeout_s,
             max_observation_chars=self.max_observation_chars,
-            submission_path=f"/workspace/{self.task.submission.file}",
-            validate=self._validate,
+            submission_path=family.submission_path(episode),
+            validate=lambda path: family.validate(episode, path),
             kernel=PythonKernel(self._sandbox, lim.memory_mb),
             disk_quota_mb=self.workspace_quota_mb,
         )
-        self._checker = None
         self._steps = 0
         self._t0 = time.monotonic()
         self._done = False
+        family.on_start(episode)
 
-        listing = self._tools["list_files"].fn(self._ctx, ".", 2).text
-        obs = prompts.task_observation(
-            self.task, listing, list(self._tools.values()), self._max_steps, lim
-        )
+        listing = list_files.fn(self._ctx, ".", 2).text
+        obs = family.observation(episode, listing, list(self._tools.values()), self._max_steps, lim)
         info = self._base_info()
         info["messages"] = [
             {"role": "system", "content": self.system_prompt},
@@ -314,9 +341,10 @@ class MLEEnv(gym.Env[str, Any]):
                     "episode_id": self.episode_id,
                     "env_id": self.task.env_id,
                     "seed": seed,
-                    "replica_seed": replica_seed if data.source == "replica" else None,
-                    "data_source": data.source,
+                    "replica_seed": replica_seed if self.data_source == "replica" else None,
+                    "data_source": self.data_source,
                     "reward_mode": self._mode,
+                    "toolset": self.toolset_name,
                     "observation": obs,
                     "system_prompt": self.system_prompt,
                     "tools": self.tools,
@@ -333,12 +361,14 @@ class MLEEnv(gym.Env[str, Any]):
         self._ctx.exec_timeout_s = max(1.0, min(self.limits.exec_timeout_s, self._time_left()))
         call: ToolCall | None = None
         try:
-            call = parse_action(action)
-            spec = self._tools.get(call.name)
+            call = self._toolset.parse(action)
+            spec = self._toolset.lookup(call.name)
             if spec is None:
                 raise ActionError(
-                    f"unknown tool {call.name!r}; available tools: {', '.join(self._tools)}"
+                    f"unknown tool {call.name[:100]!r}; available tools: {', '.join(self._tools)}"
                 )
+            if spec.name != call.name:  # the toolset matched a variant spelling
+                call = ToolCall(spec.name, call.args, call.call_id)
             args = spec.check_args(call.args)
             result = spec.fn(self._ctx, **args)
         except (ActionError, ToolArgError, FsError) as exc:
@@ -351,6 +381,11 @@ class MLEEnv(gym.Env[str, Any]):
                 meta={"internal_error": True},
             )
 
+        # Recorded (info, messages, transcript, trajectory): JSON-safe copies of the
+        # agent's raw input, which may hold anything (see json_safe).
+        action = json_safe(action)
+        if call is not None:
+            call = ToolCall(json_safe(call.name), json_safe(call.args), json_safe(call.call_id))
         terminated = bool(result.terminal)
         truncated = False
         reason = None
@@ -361,15 +396,14 @@ class MLEEnv(gym.Env[str, Any]):
                 truncated, reason = True, f"time budget of {self.limits.time_budget_s:g} s used up"
 
         reward = 0.0
-        grade: GradeReport | None = None
-        text = result.text
+        grade: GradeLike | None = None
+        text = json_safe(result.text)
         if terminated or (truncated and self.grade_on_truncation):
-            grade = self._grade()
+            assert self._episode is not None
+            grade = self.family.grade(self._episode)
             grade_dict = grade.to_dict()
-            reward = rewards.compute_reward(
-                grade_dict, self._mode, self.task, self.data_source or ""
-            )
-            text += "\n\n" + prompts.end_summary(grade, reward, reason)
+            reward = self.family.reward(grade_dict, self._mode, self.data_source or "")
+            text += "\n\n" + self.family.end_summary(grade, reward, reason)
         elif truncated:
             text += f"\n\n[episode truncated: {reason}; not graded]"
         self._done = terminated or truncated
@@ -390,7 +424,7 @@ class MLEEnv(gym.Env[str, Any]):
         if truncated:
             info["truncation_reason"] = reason
         if grade is not None:
-            info["grade"] = grade.to_dict()
+            info["grade"] = grade_dict
             info["reward_mode"] = self._mode
         self._transcript.append(self._render_turn(call, action, text))
         if self._trajectory is not None:
@@ -399,7 +433,7 @@ class MLEEnv(gym.Env[str, Any]):
                     "type": "step",
                     "episode_id": self.episode_id,
                     "step": self._steps,
-                    "action": action if isinstance(action, str | dict) else repr(action),
+                    "action": action,
                     "tool": call.name if call else None,
                     "args": call.args if call else None,
                     "observation": text,
@@ -432,6 +466,12 @@ class MLEEnv(gym.Env[str, Any]):
         """Stop the sandbox, delete the workspace (unless kept); idempotent."""
         self._teardown()
         super().close()
+
+    def __del__(self) -> None:
+        # An env dropped without close() (or left open at exit, see _close_live_envs)
+        # still stops its sandbox and removes its workspace, volume and cgroups.
+        with contextlib.suppress(Exception):
+            self._teardown()
 
     # -- internals ------------------------------------------------------------------------------
 
@@ -494,7 +534,7 @@ class MLEEnv(gym.Env[str, Any]):
                 text_msg = json.loads(json.dumps({**action, "role": "assistant"}, default=repr))
             return [
                 text_msg,
-                {"role": "user", "content": f"<tool_response>\n{text}\n</tool_response>"},
+                {"role": "user", "content": self._toolset.text_result(text)},
             ]
         if is_message:
             assistant = json.loads(json.dumps({**action, "role": "assistant"}, default=repr))
@@ -527,52 +567,6 @@ class MLEEnv(gym.Env[str, Any]):
             head = f"--- step {self._steps}: {call.name} {args[:400]}"
         return f"{head}\n{text}"
 
-    def _copy_out(self, path: str, dest: Path) -> None:
-        """Copy a sandbox file to the host; at most one byte past the size limit is copied,
-        so an oversized file is still rejected by the reader's size check."""
-        assert self._ctx is not None
-        data, _ = self._ctx.fs.read_bytes(path, self.task.submission.max_mb * 2**20 + 1)
-        dest.write_bytes(data)
-
-    def _validate(self, path: str) -> ToolResult:
-        """Format check against the public sample submission; never a score."""
-        assert self._data is not None
-        if self._checker is None:
-            self._checker = FormatChecker(
-                self.task, self._data.public / self.task.sample_submission_file
-            )
-        with tempfile.TemporaryDirectory(prefix="mle_gym-validate-") as tmp:
-            copy = Path(tmp) / "submission.csv"
-            try:
-                self._copy_out(path, copy)
-                return ToolResult(self._checker.check(copy, path))
-            except (FsError, InvalidSubmission) as exc:
-                return ToolResult(f"invalid: {exc}", ok=False)
-
-    def _grade(self) -> GradeReport:
-        assert self._ctx is not None and self._data is not None
-        answers = self._data.private / self.task.answers_file
-        with tempfile.TemporaryDirectory(prefix="mle_gym-grade-") as tmp:
-            copy = Path(tmp) / "submission.csv"
-            try:
-                self._copy_out(self._ctx.submission_path, copy)
-                submitted: Path | None = copy
-            except FsError as exc:
-                if "no such file" not in str(exc):
-                    return invalid_report(
-                        self.task,
-                        self._data.source,
-                        f"cannot read the submission: {exc}",
-                        exists=True,
-                    )
-                submitted = None
-            return grade_submission(
-                self.task,
-                submitted,
-                answers=answers,
-                data_source=self._data.source,
-            )
-
     def _teardown(self) -> None:
         if self._trajectory is not None:
             self._trajectory.close()
@@ -601,4 +595,5 @@ class MLEEnv(gym.Env[str, Any]):
                 shutil.rmtree(self._episode_dir, ignore_errors=True)
             self._episode_dir = None
         self._ctx = None
+        self._episode = None
         self._done = True

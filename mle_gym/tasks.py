@@ -97,6 +97,8 @@ class TaskSpec:
     limits: Limits = field(default_factory=Limits)
     leakage: str | None = None
     grader: str = "generic"
+    family: str = "mlebench"
+    raw: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def leaky(self) -> bool:
@@ -111,6 +113,10 @@ class TaskSpec:
 
     def grader_problem(self) -> str | None:
         """Why this task cannot be graded here, or None if it can."""
+        if self.family != "mlebench":
+            from mle_gym.families import family_class
+
+            return family_class(self.family)(self).problem()
         if self.grader == "missing":
             return f"no grader is implemented for {self.key} (metric {self.metric!r})"
         if self.grader in ("module", "raw"):
@@ -239,6 +245,9 @@ def load_task(folder: Path) -> TaskSpec:
         raise TaskError(f"{where}: expected a mapping at top level")
     if not (folder / "description.md").is_file():
         raise TaskError(f"{folder}: no description.md")
+    family = _family_name(raw, where)
+    if family != "mlebench":
+        return _load_family_task(folder, raw, where, family)
     sub = _require(raw, "submission", where)
     files = _require(raw, "files", where)
     targets = sub.get("target_columns") or []
@@ -270,6 +279,7 @@ def load_task(folder: Path) -> TaskSpec:
         grader=str(
             raw.get("grader") or ("module" if (folder / "grade.py").is_file() else "generic")
         ),
+        raw=raw,
     )
     if not spec.submission.target_columns:
         raise TaskError(f"{where}: submission.target_columns is empty")
@@ -284,6 +294,59 @@ def load_task(folder: Path) -> TaskSpec:
         raise TaskError(f"{where}: id '{spec.id}' differs from folder name '{folder.name}'")
     if not spec.sources:
         raise TaskError(f"{where}: data lists no source (kaggle, bundled or replica)")
+    return spec
+
+
+def _family_name(raw: dict[str, Any], where: Path) -> str:
+    """``family:`` of task.yaml, or the default family of its benchmark."""
+    from mle_gym.families import default_family
+
+    family = raw.get("family") or default_family(str(raw.get("benchmark") or ""))
+    if not isinstance(family, str):
+        raise TaskError(f"{where}: family must be a string, got {family!r}")
+    return family
+
+
+def _load_family_task(folder: Path, raw: dict[str, Any], where: Path, family: str) -> TaskSpec:
+    """A task of a non-MLE-bench family: the common fields here; the family reads the rest
+    of ``raw`` (``TaskSpec.raw``) itself and checks it with ``check_task``."""
+    sub = raw.get("submission") or {}
+    if not isinstance(sub, dict):
+        raise TaskError(f"{where}: submission must be a mapping")
+    targets = sub.get("target_columns") or []
+    if isinstance(targets, str):
+        targets = [targets]
+    files = raw.get("files") or {}
+    spec = TaskSpec(
+        id=str(_require(raw, "id", where)),
+        benchmark=str(_require(raw, "benchmark", where)),
+        title=str(raw.get("title") or raw["id"]),
+        version=int(raw.get("version", 0)),
+        folder=folder,
+        metric=str(_require(raw, "metric", where)),
+        lower_is_better=bool(raw.get("lower_is_better", False)),
+        submission=SubmissionSpec(
+            file=str(sub.get("file", "submission.csv")),
+            id_column=str(sub.get("id_column", "")),
+            target_columns=tuple(str(t) for t in targets),
+            target_kind=str(sub.get("target_kind", "numeric")),
+            allow_empty=bool(sub.get("allow_empty", False)),
+            max_mb=int(sub.get("max_mb", 200)),
+        ),
+        answers_file=str(files.get("answers", "")),
+        sample_submission_file=str(files.get("sample_submission", "")),
+        split=raw.get("split"),
+        data=dict(raw.get("data") or {}),
+        limits=_parse_limits(raw.get("limits"), where),
+        grader=str(raw.get("grader") or "module"),
+        family=family,
+        raw=raw,
+    )
+    if folder.name != spec.id:
+        raise TaskError(f"{where}: id '{spec.id}' differs from folder name '{folder.name}'")
+    from mle_gym.families import family_class
+
+    family_class(family).check_task(spec)  # raises TaskError naming the field at fault
     return spec
 
 

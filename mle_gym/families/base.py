@@ -1,0 +1,260 @@
+"""The task-family extension point: how one benchmark shapes an episode of :class:`MLEEnv`.
+
+:class:`~mle_gym.env.MLEEnv` owns what every episode shares: the workspace
+folder and its quota, the sandbox, the step loop (parse -> check -> run a tool ->
+observation), budgets, ``info``, chat messages and trajectories. A
+:class:`TaskFamily` owns what differs between benchmarks. The env calls its
+hooks in this order:
+
+at construction
+    ``check_config(data, reward_mode)`` — raise a clear error for settings the
+    task cannot serve; ``toolset(name)`` — the tools the agent gets.
+at ``reset``
+    ``parse_reset_options(options)`` -> the episode's options (unknown keys are
+    a ``ValueError``); ``resolve_data(data, options)`` -> the data mounted
+    read-only at ``/workspace/data`` (or None for tasks without data);
+    ``resolve_reward_mode(mode, source)``; ``populate_workspace(episode)`` —
+    fill ``episode.workspace`` on the host before the sandbox starts (starter
+    code, a repository checkout...); ``file_view(episode, fs)`` — the file
+    access the tools use (e.g. refusing writes to read-only globs);
+    ``workdir(episode)`` — the working directory of commands and of relative
+    paths; ``on_start(episode)`` — anything to do once the sandbox runs (run
+    setup commands, record checksums); ``observation(episode, listing,
+    tools, max_steps, limits)`` — the first observation.
+during the episode
+    ``submission_path(episode)`` (a sandbox path) and ``validate(episode,
+    path)`` back the ``validate_submission`` tool (a format check, never a
+    score).
+at the end (``submit``, or a budget running out with grading on truncation)
+    ``grade(episode)`` -> a :class:`GradeLike` (``to_dict()`` becomes
+    ``info["grade"]``); it may run code in ``episode.sandbox`` (still alive)
+    or in a fresh sandbox (:meth:`Episode.fresh_sandbox`), but computes the
+    score on the host, against data the sandbox never saw;
+    ``reward(grade_dict, mode, source)`` and ``end_summary(grade, reward,
+    reason)``.
+
+Hooks must not raise on agent behaviour: ``grade`` reports a bad or missing
+result as an invalid grade. Setup problems (missing data, a broken task
+folder) raise.
+
+A task picks its family with ``family:`` in task.yaml (default by benchmark,
+see :mod:`mle_gym.families`). A family may also accept constructor options
+(``gym.make(..., family_options={...})``).
+"""
+
+from __future__ import annotations
+
+import abc
+import shutil
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+
+from mle_gym.tasks import Limits, TaskSpec
+
+if TYPE_CHECKING:
+    from mle_gym.data.store import PreparedData
+    from mle_gym.families.toolsets import Toolset
+    from mle_gym.sandbox.base import Sandbox
+    from mle_gym.tools.fs import SandboxFS
+    from mle_gym.tools.spec import ToolResult, ToolSpec
+
+
+class GradeLike(Protocol):
+    """What ``TaskFamily.grade`` returns: anything with ``valid``, ``score`` and ``to_dict``."""
+
+    valid: bool
+    score: float | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain builtin types, ready for ``json.dumps``; becomes ``info["grade"]``."""
+        ...
+
+
+@dataclass
+class Episode:
+    """One episode as the family sees it.
+
+    ``episode_dir`` is a host folder private to the host (the sandbox mounts only
+    ``workspace``, a sub-folder of it): families may keep files there that the
+    agent must never see. ``state`` is the family's own per-episode scratch space.
+    ``sandbox`` and ``fs`` are set once the sandbox runs.
+    """
+
+    task: TaskSpec
+    episode_id: str
+    seed: int | None
+    options: dict[str, Any]
+    episode_dir: Path
+    workspace: Path
+    data: PreparedData | None
+    data_source: str
+    reward_mode: str
+    limits: Limits
+    sandbox_kind: str
+    docker_image: str | None = None
+    sandbox: Sandbox | None = None
+    fs: SandboxFS | None = None
+    state: dict[str, Any] = field(default_factory=dict)
+
+    def fresh_sandbox(self, workspace: Path, data: Path | None = None) -> Sandbox:
+        """A new sandbox of the episode's backend and limits over ``workspace`` (a host
+        folder, e.g. a copy of the agent's files for an evaluation run). The caller
+        closes it."""
+        from mle_gym.sandbox import SandboxLimits, make_sandbox
+
+        lim = self.limits
+        return make_sandbox(
+            self.sandbox_kind,
+            workspace,
+            data,
+            SandboxLimits(
+                memory_mb=lim.memory_mb, pids=lim.pids, cpus=lim.cpus, cpu_time_s=lim.cpu_time_s
+            ),
+            image=self.docker_image,
+            episode_id=f"{self.episode_id}-eval",
+        )
+
+
+class TaskFamily(abc.ABC):
+    """How a benchmark shapes episodes (see module docstring). One instance per env.
+
+    Subclasses set ``name`` and implement the abstract hooks; the others have
+    defaults that fit most families.
+    """
+
+    #: registry name, the value of ``family:`` in task.yaml
+    name: ClassVar[str] = "abstract"
+    #: reset ``options`` keys this family accepts
+    reset_options: ClassVar[tuple[str, ...]] = ()
+    #: toolset names :meth:`toolset` accepts (the first is the default)
+    toolsets: ClassVar[tuple[str, ...]] = ("default",)
+    #: ``reward_mode`` values this family accepts
+    reward_modes: ClassVar[tuple[str, ...]] = ("auto",)
+    #: ``data`` values this family accepts
+    data_choices: ClassVar[tuple[str, ...]] = ("auto",)
+
+    def __init__(
+        self, task: TaskSpec, options: Mapping[str, Any] | None = None, *, replica_seed: int = 0
+    ) -> None:
+        self.task = task
+        self.replica_seed = int(replica_seed)  # the env's default variant of generated data
+        self.options = dict(options or {})
+        if self.options:
+            raise ValueError(
+                f"the {self.name} family takes no family_options, got {sorted(self.options)}"
+            )
+
+    # -- construction ----------------------------------------------------------------------
+
+    @classmethod  # noqa: B027 - optional hook
+    def check_task(cls, task: TaskSpec) -> None:
+        """Check the family's own task.yaml fields (``task.raw``) when the task folder is
+        discovered; raise :class:`~mle_gym.tasks.TaskError` naming the field at fault."""
+
+    def check_config(self, data: str, reward_mode: str) -> None:
+        """Raise (ValueError, TaskError, DataNotPrepared...) if the env cannot run as
+        configured; the message names the fix."""
+        if data not in self.data_choices:
+            raise ValueError(f"data must be one of {self.data_choices}, got {data!r}")
+        if reward_mode not in self.reward_modes:
+            raise ValueError(f"reward_mode must be one of {self.reward_modes}")
+
+    def toolset(self, name: str) -> Toolset:
+        """The toolset called ``name`` (one of :attr:`toolsets`)."""
+        from mle_gym.families.toolsets import default_toolset
+
+        if name not in self.toolsets:
+            raise ValueError(
+                f"toolset must be one of {self.toolsets} for {self.task.env_id}, got {name!r}"
+            )
+        return default_toolset()
+
+    # -- reset -----------------------------------------------------------------------------
+
+    def parse_reset_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Check reset ``options`` against :attr:`reset_options`; return them as a dict."""
+        unknown = sorted(set(options) - set(self.reset_options))
+        if unknown:
+            raise ValueError(
+                f"unknown reset options {unknown}; known: {sorted(self.reset_options)}"
+            )
+        return dict(options)
+
+    @abc.abstractmethod
+    def resolve_data(self, data: str, options: Mapping[str, Any]) -> PreparedData | None:
+        """The prepared data of this episode (public part mounted read-only at
+        /workspace/data), or None if the task has no data."""
+
+    def data_source(self, data: PreparedData | None) -> str:
+        """``info["data_source"]`` for ``data``."""
+        return data.source if data is not None else "none"
+
+    def resolve_reward_mode(self, mode: str, data_source: str) -> str:
+        """The concrete reward mode (resolving ``auto``) for this episode."""
+        return mode
+
+    def populate_workspace(self, episode: Episode) -> None:
+        """Fill the host workspace before the sandbox starts. Default: copy ``starter/``."""
+        if self.task.starter_dir is not None:
+            shutil.copytree(self.task.starter_dir, episode.workspace, dirs_exist_ok=True)
+
+    def file_view(self, episode: Episode, fs: SandboxFS) -> SandboxFS:
+        """The file access every file tool uses. Default: ``fs`` unchanged."""
+        return fs
+
+    def workdir(self, episode: Episode) -> str:
+        """Working directory (a sandbox path under /workspace) of commands and of
+        relative paths in file tools. Default: /workspace."""
+        return "/workspace"
+
+    def on_start(self, episode: Episode) -> None:  # noqa: B027 - optional hook
+        """Called once the sandbox runs (``episode.sandbox`` and ``episode.fs`` are set)."""
+
+    @abc.abstractmethod
+    def observation(
+        self,
+        episode: Episode,
+        listing: str,
+        tools: list[ToolSpec],
+        max_steps: int,
+        limits: Limits,
+    ) -> str:
+        """The first observation of the episode."""
+
+    # -- during the episode ----------------------------------------------------------------
+
+    def submission_path(self, episode: Episode) -> str:
+        """The sandbox path of the file ``submit`` hands in."""
+        return f"/workspace/{self.task.submission.file}"
+
+    def validate(self, episode: Episode, path: str) -> ToolResult:
+        """The ``validate_submission`` tool: a format check that never reveals a score."""
+        from mle_gym.tools.spec import ToolResult
+
+        return ToolResult(f"{self.task.env_id} has no format check", ok=False)
+
+    # -- end of episode --------------------------------------------------------------------
+
+    @abc.abstractmethod
+    def grade(self, episode: Episode) -> GradeLike:
+        """Grade the episode's result; never raises on what the agent produced."""
+
+    @abc.abstractmethod
+    def reward(self, grade: dict[str, Any], mode: str, data_source: str) -> float:
+        """The reward of a grade (``grade.to_dict()``) under a resolved ``mode``."""
+
+    @abc.abstractmethod
+    def end_summary(self, grade: GradeLike, reward: float, reason: str | None) -> str:
+        """What the agent is told when the episode ends (``reason``: why it was cut short)."""
+
+    # -- catalog ---------------------------------------------------------------------------
+
+    def data_status(self) -> str:
+        """A short phrase for ``mle-gym list`` (e.g. "replica available")."""
+        return ""
+
+    def problem(self) -> str | None:
+        """Why the task cannot run at all here (e.g. no grader), or None."""
+        return None

@@ -1,0 +1,150 @@
+"""The MLE-bench family (the default): Kaggle-style episodes graded on a CSV submission.
+
+Public data is mounted read-only at /workspace/data; ``starter/`` files (if any)
+are copied into the workspace; the agent writes the task's submission file;
+grading copies it out and scores it in the host process against the private
+answers (:func:`mle_gym.grading.grade_submission`); rewards come from
+:mod:`mle_gym.rewards` (leaderboard percentile, medal, normalized, raw).
+Reset option: ``replica_seed``.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, ClassVar
+
+from mle_gym import prompts, rewards
+from mle_gym.data import sources
+from mle_gym.data.store import PreparedData
+from mle_gym.families.base import Episode, GradeLike, TaskFamily
+from mle_gym.tasks import Limits, TaskError
+from mle_gym.tools.fs import FsError
+from mle_gym.tools.spec import ToolResult, ToolSpec
+
+
+class MLEBenchFamily(TaskFamily):
+    """See module docstring."""
+
+    name: ClassVar[str] = "mlebench"
+    reset_options: ClassVar[tuple[str, ...]] = ("replica_seed",)
+    reward_modes: ClassVar[tuple[str, ...]] = rewards.REWARD_MODES
+    data_choices: ClassVar[tuple[str, ...]] = sources.DATA_CHOICES
+
+    def check_config(self, data: str, reward_mode: str) -> None:
+        task = self.task
+        if data not in sources.DATA_CHOICES:
+            raise ValueError(f"data must be one of {sources.DATA_CHOICES}, got {data!r}")
+        if data in ("kaggle", "replica", "bundled") and data not in task.sources:
+            raise ValueError(f"task {task.key} has no {data!r} data source")
+        if reward_mode not in rewards.REWARD_MODES:
+            raise ValueError(f"reward_mode must be one of {rewards.REWARD_MODES}")
+        if data == "replica" and reward_mode in ("percentile", "medal"):
+            rewards.resolve_mode(reward_mode, task, "replica")  # raises with the reason
+        problem = task.grader_problem()
+        if problem is not None:
+            raise TaskError(f"{task.env_id} cannot be used: {problem}")
+        if not sources.available(task, data):
+            if data in ("kaggle", "bundled"):
+                raise sources.DataNotPrepared(
+                    f"{data} data for {task.key} is not prepared; run "
+                    f"`mle-gym prepare {task.id}`, or use data='replica' if it has one"
+                )
+            raise sources.DataNotPrepared(sources.missing_data_message(task))
+
+    def parse_reset_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        parsed = super().parse_reset_options(options)
+        parsed["replica_seed"] = int(parsed.get("replica_seed", self.replica_seed))
+        return parsed
+
+    def resolve_data(self, data: str, options: Mapping[str, Any]) -> PreparedData:
+        return sources.resolve(self.task, data, options["replica_seed"])
+
+    def resolve_reward_mode(self, mode: str, data_source: str) -> str:
+        return rewards.resolve_mode(mode, self.task, data_source)
+
+    def observation(
+        self,
+        episode: Episode,
+        listing: str,
+        tools: list[ToolSpec],
+        max_steps: int,
+        limits: Limits,
+    ) -> str:
+        return prompts.task_observation(self.task, listing, tools, max_steps, limits)
+
+    # -- submission ------------------------------------------------------------------------
+
+    def _copy_out(self, episode: Episode, path: str, dest: Path) -> None:
+        """Copy a sandbox file to the host; at most one byte past the size limit is copied,
+        so an oversized file is still rejected by the reader's size check."""
+        assert episode.fs is not None
+        data, _ = episode.fs.read_bytes(path, self.task.submission.max_mb * 2**20 + 1)
+        dest.write_bytes(data)
+
+    def validate(self, episode: Episode, path: str) -> ToolResult:
+        """Format check against the public sample submission; never a score."""
+        from mle_gym.grading import InvalidSubmission
+        from mle_gym.grading.format_check import FormatChecker
+
+        assert episode.data is not None
+        checker = episode.state.get("checker")
+        if checker is None:
+            checker = FormatChecker(
+                self.task, episode.data.public / self.task.sample_submission_file
+            )
+            episode.state["checker"] = checker
+        with tempfile.TemporaryDirectory(prefix="mle_gym-validate-") as tmp:
+            copy = Path(tmp) / "submission.csv"
+            try:
+                self._copy_out(episode, path, copy)
+                return ToolResult(checker.check(copy, path))
+            except (FsError, InvalidSubmission) as exc:
+                return ToolResult(f"invalid: {exc}", ok=False)
+
+    def grade(self, episode: Episode) -> GradeLike:
+        from mle_gym.grading import grade_submission, invalid_report
+
+        assert episode.data is not None
+        data = episode.data
+        answers = data.private / self.task.answers_file
+        with tempfile.TemporaryDirectory(prefix="mle_gym-grade-") as tmp:
+            copy = Path(tmp) / "submission.csv"
+            try:
+                self._copy_out(episode, self.submission_path(episode), copy)
+                submitted: Path | None = copy
+            except FsError as exc:
+                if "no such file" not in str(exc):
+                    return invalid_report(
+                        self.task, data.source, f"cannot read the submission: {exc}", exists=True
+                    )
+                submitted = None
+            return grade_submission(self.task, submitted, answers=answers, data_source=data.source)
+
+    def reward(self, grade: dict[str, Any], mode: str, data_source: str) -> float:
+        return rewards.compute_reward(grade, mode, self.task, data_source)
+
+    def end_summary(self, grade: GradeLike, reward: float, reason: str | None) -> str:
+        return prompts.end_summary(grade, reward, reason)  # type: ignore[arg-type]
+
+    # -- catalog ---------------------------------------------------------------------------
+
+    def data_status(self) -> str:
+        from mle_gym.data import store
+
+        task = self.task
+        parts = []
+        if "kaggle" in task.data:
+            if store.lookup(task, "kaggle"):
+                parts.append("kaggle prepared")
+            elif task.kaggle_supported:
+                parts.append("kaggle needs preparation")
+            else:
+                parts.append("kaggle not yet supported")
+        if "replica" in task.data:
+            parts.append("replica available")
+        return ", ".join(parts)
+
+    def problem(self) -> str | None:
+        return self.task.grader_problem()

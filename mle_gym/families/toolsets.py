@@ -1,0 +1,78 @@
+"""Toolsets: the tools an episode offers, how actions are read, and how results go back.
+
+The default toolset is mle_gym's own (:data:`mle_gym.tools.builtin.BUILTIN_TOOLS`,
+actions read by :func:`mle_gym.tools.parsing.parse_action`). A family may offer
+others (e.g. MLAgentBench's action set with its ``Action:`` / ``Action Input:``
+text format) — chosen with ``gym.make(..., toolset=NAME)``.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from mle_gym.spaces import ToolCallSpace
+from mle_gym.tools.builtin import BUILTIN_TOOLS, ToolContext
+from mle_gym.tools.parsing import ToolCall, parse_action
+from mle_gym.tools.spec import ToolSpec
+
+
+def tool_response_block(text: str) -> str:
+    """The user turn answering a text tool call (Hermes/Qwen chat templates)."""
+    return f"<tool_response>\n{text}\n</tool_response>"
+
+
+@dataclass(frozen=True)
+class Toolset:
+    """A named set of tools and the conventions around them.
+
+    * ``parse(action) -> ToolCall`` raises :class:`~mle_gym.tools.parsing.ActionError`
+      for anything it cannot read (the message is shown to the agent);
+    * ``lookup(name)`` finds a tool by the name in a call (None if unknown);
+    * ``text_result(text)`` is the user message answering a call made in raw text;
+    * ``context_class`` is the :class:`ToolContext` (sub)class the tools expect,
+      built by the env with the standard fields (subclasses add defaulted fields
+      for per-episode state);
+    * ``action_space`` builds the env's action space (its ``sample()`` must be a
+      valid, harmless call in this toolset's format).
+    """
+
+    name: str
+    tools: tuple[ToolSpec, ...]
+    system_prompt: str
+    parse: Callable[[Any], ToolCall] = parse_action
+    text_result: Callable[[str], str] = tool_response_block
+    context_class: type[ToolContext] = ToolContext
+    action_space: Callable[[tuple[str, ...]], ToolCallSpace] = ToolCallSpace
+    normalize_name: Callable[[str], str] | None = None
+
+    def lookup(self, name: str) -> ToolSpec | None:
+        """The tool a call names (exactly, or after ``normalize_name`` if set)."""
+        for spec in self.tools:
+            if spec.name == name:
+                return spec
+        if self.normalize_name is not None:
+            wanted = self.normalize_name(name)
+            for spec in self.tools:
+                if self.normalize_name(spec.name) == wanted:
+                    return spec
+        return None
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Tool names in order."""
+        return tuple(t.name for t in self.tools)
+
+
+@functools.cache
+def default_toolset() -> Toolset:
+    """mle_gym's own tools (list/read/write/edit files, execute, python, validate, submit)."""
+    from mle_gym import prompts
+
+    return Toolset(
+        name="default",
+        tools=BUILTIN_TOOLS,
+        system_prompt=prompts.system_prompt(list(BUILTIN_TOOLS)),
+    )
