@@ -16,6 +16,14 @@ Two ways to get the image:
 The image name is ``$MLE_GYM_DOCKER_IMAGE`` or ``mle-gym-runtime:py<X.Y>``. The
 build records a content key (Python version, distributions and versions, tool
 list) in the image's environment; a second build with the same key is a no-op.
+
+Extra requirements (e.g. an ML-Bench repository's ``requirements.txt``):
+``build_image(extra_requirements=[...])`` / ``mle-gym sandbox build --requirements
+FILE`` installs them with this host's pip into a staging folder (``pip install
+--target``, constrained to the versions of the runtime distributions already in the
+image, so they stay compatible) and adds that folder to the image's site-packages.
+pip may download what is not in its cache or in ``--pip-arg --find-links=DIR``; the
+default image name then gets a suffix naming the extra set.
 """
 
 from __future__ import annotations
@@ -33,6 +41,8 @@ import tarfile
 import tempfile
 from pathlib import Path
 from typing import Any
+
+from mle_gym.sandbox.base import SandboxError
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +65,7 @@ STDLIB_SKIP = {"test", "idlelib", "tkinter", "turtledemo", "ensurepip", "lib2to3
                "site-packages", "dist-packages"}  # fmt: skip
 
 
-class ImageError(RuntimeError):
+class ImageError(SandboxError):
     """The image cannot be built or found; the message says what to do."""
 
 
@@ -105,14 +115,62 @@ def runtime_distributions() -> list[md.Distribution]:
     return sorted(seen.values(), key=lambda d: _canonical(d.metadata["Name"]))
 
 
-def content_key(dists: list[md.Distribution]) -> str:
-    """A short hash of everything that determines the built image."""
+def content_key(dists: list[md.Distribution], extra: tuple[str, ...] = ()) -> str:
+    """A short hash of everything that determines the built image (``extra``: the extra
+    requirement lines and pip arguments, if any)."""
     h = hashlib.sha256()
     h.update(f"{BUILDER_VERSION}|{sys.version}|{sys.base_prefix}|".encode())
     for d in dists:
         h.update(f"{_canonical(d.metadata['Name'])}=={d.version}|".encode())
     h.update("|".join(SHELL_TOOLS).encode())
+    if extra:
+        h.update(("|extra|" + "\n".join(extra)).encode())
     return h.hexdigest()[:16]
+
+
+def read_requirements(paths: list[str | os.PathLike[str]]) -> list[str]:
+    """Requirement lines of requirements files (comments, blanks and pip options dropped;
+    ``-r other.txt`` includes are followed)."""
+    out: list[str] = []
+    for raw in paths:
+        path = Path(raw)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise ImageError(f"cannot read the requirements file {path}: {exc}") from None
+        for line in text.splitlines():
+            line = line.split(" #", 1)[0].strip()
+            if not line or line.startswith("#"):
+                continue
+            if line.startswith(("-r ", "--requirement ")):
+                out += read_requirements([path.parent / line.split(None, 1)[1]])
+            elif not line.startswith("-"):
+                out.append(line)
+    return out
+
+
+def stage_extra_requirements(
+    requirements: list[str], dest: Path, dists: list[md.Distribution], pip_args: list[str]
+) -> None:
+    """``pip install --target dest`` the extra requirements, constrained to the versions of
+    the runtime distributions ``dists`` (so the two sets stay compatible)."""
+    dest.mkdir(parents=True, exist_ok=True)
+    constraints = dest.parent / "runtime-constraints.txt"
+    constraints.write_text(
+        "".join(f"{d.metadata['Name']}=={d.version}\n" for d in dists), encoding="utf-8"
+    )
+    argv = [
+        sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+        "--no-input", "--target", str(dest), "--constraint", str(constraints),
+        *pip_args, *requirements,
+    ]  # fmt: skip
+    done = subprocess.run(argv, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        detail = (done.stderr or done.stdout).strip().splitlines()
+        raise ImageError(
+            "installing the extra requirements failed: "
+            + (" | ".join(detail[-3:]) if detail else f"pip exited {done.returncode}")
+        )
 
 
 class _RootFS:
@@ -203,8 +261,10 @@ def _shared_libs(files: set[str]) -> set[str]:
     return libs
 
 
-def build_rootfs(root: Path, dists: list[md.Distribution]) -> None:
-    """Assemble the image's root filesystem in ``root`` (see module docstring)."""
+def build_rootfs(root: Path, dists: list[md.Distribution], extra: Path | None = None) -> None:
+    """Assemble the image's root filesystem in ``root`` (see module docstring); ``extra``
+    is a ``pip install --target`` folder merged into site-packages (its ``bin/`` into
+    the venv's ``bin``)."""
     fs = _RootFS(root)
     base = os.path.realpath(sys.base_prefix)
     pyver = f"python{sys.version_info.major}.{sys.version_info.minor}"
@@ -238,6 +298,16 @@ def build_rootfs(root: Path, dists: list[md.Distribution]) -> None:
             shutil.copy2(src, dest)
             if src.name.endswith(".so") or ".so." in src.name:
                 fs.elf.add(str(src))
+    if extra is not None and extra.is_dir():
+        site_abs = f"{VENV}/lib/{pyver}/site-packages"
+        for entry in sorted(extra.iterdir()):
+            if entry.name == "bin" and entry.is_dir():
+                for script in entry.iterdir():
+                    _copy_script(script, bin_dir / script.name)
+            elif entry.is_dir():
+                fs.copy_tree(entry, f"{site_abs}/{entry.name}")
+            else:
+                shutil.copy2(entry, site / entry.name, follow_symlinks=False)
 
     for tool in SHELL_TOOLS:
         found = shutil.which(tool, path="/usr/bin:/bin:/usr/sbin:/sbin")
@@ -248,6 +318,8 @@ def build_rootfs(root: Path, dists: list[md.Distribution]) -> None:
 
     # Libraries inside the copied trees are found through $ORIGIN; mirror the others.
     own_trees = {str(stdlib)} | {os.path.realpath(str(d.locate_file(""))) for d in dists}
+    if extra is not None:
+        own_trees.add(os.path.realpath(extra))
     for lib in sorted(_shared_libs(fs.elf)):
         if not any(lib.startswith(t + "/") for t in own_trees):
             fs.mirror(lib)
@@ -278,6 +350,19 @@ def build_rootfs(root: Path, dists: list[md.Distribution]) -> None:
     _make_readable(root)
 
 
+def _copy_script(src: Path, dest: Path) -> None:
+    """Copy a console script pip wrote, pointing a Python shebang at the image's venv."""
+    if src.is_symlink() or not src.is_file():
+        shutil.copy2(src, dest, follow_symlinks=False)
+        return
+    data = src.read_bytes()
+    first, sep, rest = data.partition(b"\n")
+    if first.startswith(b"#!") and b"python" in first:
+        data = f"#!{VENV}/bin/python".encode() + sep + rest
+    dest.write_bytes(data)
+    dest.chmod(0o755)
+
+
 def _make_readable(root: Path) -> None:
     for dirpath, dirnames, filenames in os.walk(root):
         for name in dirnames:
@@ -301,14 +386,32 @@ def image_key(client: Any, name: str) -> str | None:
     return None
 
 
-def build_image(name: str | None = None, *, force: bool = False, client: Any = None) -> str:
-    """Build (or reuse) the registry-free image; return its name."""
+def build_image(
+    name: str | None = None,
+    *,
+    force: bool = False,
+    client: Any = None,
+    extra_requirements: list[str] | None = None,
+    pip_args: list[str] | None = None,
+) -> str:
+    """Build (or reuse) the registry-free image; return its name.
+
+    ``extra_requirements`` (requirement strings) are installed into the image on top of
+    the runtime (see the module docstring); ``pip_args`` go to that ``pip install``
+    (e.g. ``["--no-index", "--find-links=/wheels"]``). Without ``name``, an image with
+    extras is called ``<default image>-x<hash>``.
+    """
     import docker
 
-    name = name or default_image()
+    extras = tuple(extra_requirements or ())
+    extra_key = (*extras, "|pip|", *(pip_args or ())) if extras else ()
     client = client or docker.from_env()
     dists = runtime_distributions()
-    key = content_key(dists)
+    key = content_key(dists, extra_key)
+    if name is None:
+        name = default_image()
+        if extras:
+            name = f"{name}-x{hashlib.sha256(chr(10).join(extra_key).encode()).hexdigest()[:8]}"
     if not force:
         try:
             if image_key(client, name) == key:
@@ -320,7 +423,11 @@ def build_image(name: str | None = None, *, force: bool = False, client: Any = N
     with tempfile.TemporaryDirectory(prefix="mle_gym-image-") as tmp:
         root = Path(tmp) / "rootfs"
         root.mkdir()
-        build_rootfs(root, dists)
+        staged = None
+        if extras:
+            staged = Path(tmp) / "extra" / "site-packages"
+            stage_extra_requirements(list(extras), staged, dists, list(pip_args or ()))
+        build_rootfs(root, dists, staged)
         tar_path = Path(tmp) / "rootfs.tar"
         with tarfile.open(tar_path, "w") as tar:
             for entry in sorted(root.iterdir()):
