@@ -372,7 +372,7 @@ class MLEEnv(gym.Env[str, Any]):
             args = spec.check_args(call.args)
             result = spec.fn(self._ctx, **args)
         except (ActionError, ToolArgError, FsError) as exc:
-            result = ToolResult(f"error: {exc}", ok=False)
+            result = ToolResult(self._toolset.error_text(exc), ok=False)
         except Exception as exc:  # a bug in a tool must not kill the episode
             log.exception("tool failure")
             result = ToolResult(
@@ -469,9 +469,14 @@ class MLEEnv(gym.Env[str, Any]):
 
     def __del__(self) -> None:
         # An env dropped without close() (or left open at exit, see _close_live_envs)
-        # still stops its sandbox and removes its workspace, volume and cgroups.
-        with contextlib.suppress(Exception):
+        # still stops its sandbox and removes its workspace, volume and cgroups. No
+        # contextlib here: at interpreter exit, module globals may already be gone.
+        if getattr(self, "_sandbox", None) is None and getattr(self, "_episode_dir", None) is None:
+            return
+        try:  # noqa: SIM105
             self._teardown()
+        except Exception:
+            pass
 
     # -- internals ------------------------------------------------------------------------------
 

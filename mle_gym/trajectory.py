@@ -18,6 +18,7 @@ from typing import Any
 MAX_DEPTH = 64
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _MAX_INT_BITS = 14_000  # Python refuses to print integers of more than 4,300 digits
+_LINE_SEPARATORS = {0x85: "\\u0085", 0x2028: "\\u2028", 0x2029: "\\u2029"}
 
 
 def _safe_repr(value: Any) -> str:
@@ -79,6 +80,9 @@ class TrajectoryWriter:
     def write(self, record: dict[str, Any]) -> None:
         """Append one record (made JSON-safe with :func:`json_safe`)."""
         line = json.dumps(json_safe(record), ensure_ascii=False, allow_nan=False)
+        # Unicode line separators stay escaped, so a line is a line for every reader
+        # (str.splitlines and JavaScript split on these too); the JSON value is the same.
+        line = line.translate(_LINE_SEPARATORS)
         with self._lock:
             self._file.write(line + "\n")
             self._file.flush()

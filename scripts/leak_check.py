@@ -112,45 +112,42 @@ def descendants(root_pid: int) -> list[int]:
     return sorted(found)
 
 
-def leftovers(
-    root: Path, tmp_dir: Path, tmp_before: set[str], *, settle_s: float = 5.0
-) -> list[str]:
-    """What the episodes left behind (see the module docstring); polls briefly, since
-    killed processes take a moment to disappear."""
+def leftovers(root: Path, tmp_dir: Path, before: set[str], *, settle_s: float = 5.0) -> list[str]:
+    """What the episodes left behind: :func:`snapshot` entries not in ``before``; polls
+    briefly, since killed processes take a moment to disappear."""
     deadline = time.monotonic() + settle_s
     while True:
-        found = _leftovers_now(root, tmp_dir, tmp_before)
+        found = sorted(snapshot(root, tmp_dir) - before)
         if not found or time.monotonic() > deadline:
             return found
         time.sleep(0.2)
 
 
-def _leftovers_now(root: Path, tmp_dir: Path, tmp_before: set[str]) -> list[str]:
-    found: list[str] = []
+def snapshot(root: Path, tmp_dir: Path) -> set[str]:
+    """Everything of this process that an episode could leave behind (module docstring)."""
+    found: set[str] = set()
     lo = int(os.environ.get("MLE_GYM_UID_BASE", UID_BASE))
     hi = lo + int(os.environ.get("MLE_GYM_UID_COUNT", UID_COUNT))
     for p in os.listdir("/proc"):
         if p.isdigit() and (st := _proc_stat(p)) is not None and lo <= st[0] < hi:
-            found.append(f"process {p} of sandbox uid {st[0]}")
-    found += [f"child process {pid}" for pid in descendants(os.getpid())]
+            found.add(f"process {p} of sandbox uid {st[0]}")
+    found |= {f"child process {pid}" for pid in descendants(os.getpid())}
     if root.exists():
-        found += [f"workspace entry {e}" for e in sorted(os.listdir(root))]
-    added = sorted(set(os.listdir(tmp_dir)) - tmp_before - {"mle_gym-uids"})
-    found += [f"temporary entry {tmp_dir / e}" for e in added]
+        found |= {f"workspace entry {e}" for e in os.listdir(root)}
+    found |= {f"temporary entry {tmp_dir / e}" for e in os.listdir(tmp_dir) if e != "mle_gym-uids"}
     real_root = os.path.realpath(root)
     for line in Path("/proc/self/mountinfo").read_text().splitlines():
         target = line.split()[4].replace("\\040", " ")
         if target.startswith(real_root + "/"):
-            found.append(f"mount {target}")
+            found.add(f"mount {target}")
     for backing in Path("/sys/block").glob("loop*/loop/backing_file"):
         try:
             path = backing.read_text().strip()
         except OSError:
             continue
         if path.startswith(real_root + "/"):
-            found.append(f"loop device {backing.parts[3]} -> {path}")
-    for group in Path("/sys/fs/cgroup").glob(f"*/mle_gym/{os.getpid()}-*"):
-        found.append(f"cgroup {group}")
+            found.add(f"loop device {backing.parts[3]} -> {path}")
+    found |= {f"cgroup {g}" for g in Path("/sys/fs/cgroup").glob(f"*/mle_gym/{os.getpid()}-*")}
     try:
         import docker
 
@@ -159,7 +156,7 @@ def _leftovers_now(root: Path, tmp_dir: Path, tmp_before: set[str]) -> list[str]
             mine = client.containers.list(
                 all=True, filters={"label": f"mle_gym.owner_pid={os.getpid()}"}
             )
-            found += [f"container {c.short_id} ({c.status})" for c in mine]
+            found |= {f"container {c.short_id}" for c in mine}
         finally:
             client.close()
     except Exception:  # no docker SDK or engine: nothing of ours can be there
@@ -207,7 +204,7 @@ class Mix:
             sandbox=self.backend,
             workspace_root=self.root,
             memory_mb=400,
-            exec_timeout_s=1,
+            exec_timeout_s=10,
             **kwargs,
         )
 
@@ -240,7 +237,7 @@ class Mix:
                 _, done, _ = step(call("list_files", path="data"))
             assert done
         elif kind == "timeout":
-            step(call("execute", command="(setsid sleep 600 &); sleep 30"))
+            step(call("execute", command="(setsid sleep 600 &); sleep 30", timeout=1))
         elif kind == "oom":
             step(call("execute", command="python -c 'b = bytearray(2 * 1024**3)'"))
         elif kind == "python-error":
@@ -324,12 +321,13 @@ def run(
     """Run the mix and measure. ``root`` must be a fresh folder (the workspace root);
     ``tmp_dir`` is the temporary directory this process uses (``tempfile.gettempdir()``)."""
     root.mkdir(parents=True, exist_ok=True)
+    before = snapshot(root, tmp_dir)
     mix = Mix(backend, root)
     warm = len(KINDS)  # one full round first: caches, imports, docker connections
     for i in range(warm):
         mix.episode(i)
+    mix.env.unwrapped.release()  # no live episode at either measurement of the fds
     gc.collect()
-    tmp_before = set(os.listdir(tmp_dir))
     fds_before = open_fds()
     rss: list[float] = [rss_mb()]
     started = time.monotonic()
@@ -342,11 +340,12 @@ def run(
     mix.close()
     del mix.env
     gc.collect()
-    found = leftovers(root, tmp_dir, tmp_before)
+    found = leftovers(root, tmp_dir, before)
     fds_after = open_fds()
     added = sorted(
         f"{fd} -> {target}" for fd, target in fds_after.items() if fds_before.get(fd) != target
     )
+    added += sorted(f"{fd} -> (closed) {t}" for fd, t in fds_before.items() if fd not in fds_after)
     half = rss[len(rss) // 2 :]
     counts = asdict(mix.counts)
     counts["episodes"] = episodes  # the warm-up round is not counted
