@@ -15,6 +15,8 @@ from gymnasium.envs.registration import WrapperSpec
 from mle_gym.tasks import all_tasks
 
 ENTRY_POINT = "mle_gym.env:MLEEnv"
+#: families whose tasks take extra gym.make keyword arguments through their own entry point
+FAMILY_ENTRY_POINTS = {"mlbench": "mle_gym.families.mlbench:make_env"}
 BUDGET_WRAPPER = WrapperSpec(
     name="StepBudgetSync", entry_point="mle_gym.wrappers.budget:StepBudgetSync", kwargs={}
 )
@@ -27,7 +29,7 @@ def register_all() -> list[str]:
         if spec.env_id not in gymnasium.registry:
             gymnasium.register(
                 id=spec.env_id,
-                entry_point=ENTRY_POINT,
+                entry_point=FAMILY_ENTRY_POINTS.get(spec.family, ENTRY_POINT),
                 kwargs={"task": spec.key},
                 max_episode_steps=spec.limits.max_steps,
                 nondeterministic=True,

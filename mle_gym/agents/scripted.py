@@ -8,6 +8,11 @@ baseline), run it, validate the submission and submit. When something fails it
 recovers: a failing task solution is replaced by the generic baseline, and if
 no valid submission can be produced it submits a copy of the sample submission
 so that the episode still ends with a valid file.
+
+On ML-Bench tasks (family ``mlbench``) it follows
+:class:`mle_gym.mlbench.scripted.MLBenchScriptedPolicy` instead: read the
+repository's README, write the command (or script) it documents for the required
+arguments, run it once, submit.
 """
 
 from __future__ import annotations
@@ -37,9 +42,16 @@ class ScriptedAgent(Agent):
         self._submission = "submission.csv"
         self._train_file = "data/train.csv"
         self._last = ""
+        self._mlbench: Any = None
 
     def reset(self, task_info: dict[str, Any]) -> None:
         task = task_info.get("task")
+        self._mlbench = None
+        if getattr(task, "family", None) == "mlbench":
+            from mle_gym.mlbench.scripted import MLBenchScriptedPolicy
+
+            self._mlbench = MLBenchScriptedPolicy(str(task_info.get("observation") or ""))
+            return
         self._used_generic = self._fell_back = False
         self._solution = generic_solution()
         if task is not None:
@@ -88,6 +100,8 @@ class ScriptedAgent(Agent):
         return f"data/{texts[0]}" if texts else None
 
     def act(self, observation: str, info: dict[str, Any]) -> Any:
+        if self._mlbench is not None:
+            return self._mlbench.act(observation, info)
         if self._last == "list":
             picked = self._pick_train_file(observation)
             if picked is not None:

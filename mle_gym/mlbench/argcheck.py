@@ -168,7 +168,8 @@ def value_found(value: str, text: str) -> bool:
     return False
 
 
-def _type_check(text: str, kind: str, compat: bool) -> tuple[bool, str]:
+def type_check(text: str, kind: str, compat: bool = False) -> tuple[bool, str]:
+    """The output-type check (module docstring): ``(ok, message)``."""
     if compat:
         calls = ".sh " in text or ".py " in text
         if kind == PYTHON:
@@ -214,5 +215,5 @@ def check_arguments(
     else:
         code = strip_comments(text, kind)
         results = tuple(ArgumentResult(k, v, value_found(v, code)) for k, v in arguments.items())
-    type_ok, message = _type_check(text, kind, mlbench)
+    type_ok, message = type_check(text, kind, mlbench)
     return ArgumentCheck(results, rule, type_ok, message)

@@ -42,9 +42,23 @@ class MLBenchGrade:
     execution: ExecutionOutcome | None
     compat: str | None = None
     submission: str | None = None
+    modified_code: tuple[str, ...] = ()
+    data_source: str | None = None
+
+    @property
+    def valid(self) -> bool:
+        """A submission file was handed in (the env's notion of a valid submission)."""
+        return not self.arguments.missing_text
+
+    @property
+    def score(self) -> float:
+        """1.0 if the submission passed, else 0.0."""
+        return 1.0 if self.passed else 0.0
 
     @property
     def execution_passed(self) -> bool:
+        if self.modified_code:
+            return False
         return self.execution is not None and self.execution.passed(self.compat)
 
     @property
@@ -68,6 +82,12 @@ class MLBenchGrade:
             )
         if not self.arguments.type_ok:
             return f"type check failed: {self.arguments.type_message}"
+        if self.modified_code:
+            return (
+                "execution failed: the run modified the repository's code ("
+                + ", ".join(self.modified_code[:5])
+                + ")"
+            )
         if not self.execution_passed:
             ex = self.execution
             if ex is None:
@@ -97,7 +117,10 @@ class MLBenchGrade:
             "still_running_at_timeout": bool(
                 self.execution is not None and self.execution.status == "timeout"
             ),
-            "valid": not self.arguments.missing_text,
+            "modified_code": list(self.modified_code),
+            "valid": self.valid,
+            "submission_exists": self.valid,
+            "data_source": self.data_source,
             "message": self.failure or "passed",
             "submission": self.submission,
         }

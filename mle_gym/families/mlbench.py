@@ -1,0 +1,436 @@
+"""The ML-Bench family: turn an instruction into the command that runs a repository's code.
+
+One env serves a set of ML-Bench examples (a split, optionally narrowed to some
+repositories). Each episode:
+
+* ``reset(seed=s)`` picks example number ``s mod N`` of the set in a fixed shuffled
+  order (so seeds ``0..kN-1`` run every example ``k`` times — what pass@k needs);
+  ``reset()`` without a seed draws one at random; ``options={"example_id": i}`` picks
+  example ``i``;
+* the workspace is a copy of the example's repository checkout (``/workspace``) and
+  the working directory is the example's task folder in it;
+* the observation is the instruction, the required argument values, and the context
+  chosen by ``context=``: ``"none"`` (default; the agent explores, as in
+  ML-Agent-Bench), ``"oracle"`` (the README segment of the example) or ``"readme"``;
+* the agent writes ``run.sh`` (``Bash Script`` examples) or ``run.py`` (``Python Code``)
+  in the task folder and submits;
+* grading (:mod:`mle_gym.mlbench.grade`) checks the argument values in the file and runs
+  it in a *fresh* sandbox over a fresh copy of the repository plus the files the agent
+  added (its edits to the repository's files are discarded; expected artifacts left
+  from its own test runs are deleted first), then checks that the run did not rewrite
+  the repository's code. Reward: 1 if it passed, else 0 (``reward_mode="partial"``:
+  the partial credit); ``info["grade"]`` has the breakdown.
+
+Options (``gym.make`` keyword arguments, or ``family_options``): ``context``,
+``split`` (full, quarter, id_train, ood_train), ``compat`` (``"mlbench"``: ML-Bench's
+original rules — substring argument test, a run still going at the timeout passes),
+``source`` (``"bundled"``, ``"hf"`` or a path to a local export), ``repo`` (only this
+repository's examples), ``repos`` (local checkouts), ``pins``, ``clone``,
+``allow_unpinned`` (see :class:`~mle_gym.mlbench.repos.RepoResolver`),
+``run_timeout_s`` (the grading run's timeout) and ``show_arguments``.
+
+task.yaml keys, under ``mlbench:``: ``source``, ``split``, ``repos`` (names),
+``github_id`` (ML-Bench's repository id), ``context``, ``run_timeout_s``.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import shlex
+import shutil
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, ClassVar
+
+from mle_gym.families.base import Episode, GradeLike, TaskFamily
+from mle_gym.mlbench import argcheck, prompt
+from mle_gym.mlbench.grade import COMPAT_MODES, grade
+from mle_gym.mlbench.loader import SPLITS, MLBenchDataError, load_examples
+from mle_gym.mlbench.repos import RepoCheckout, RepoResolver
+from mle_gym.mlbench.schema import MLBenchExample
+from mle_gym.mlbench.workspace import (
+    build_grading_tree,
+    changed_code,
+    code_fingerprint,
+    copy_repository,
+)
+from mle_gym.tasks import Limits, TaskError, TaskSpec
+from mle_gym.tools.fs import FsError
+from mle_gym.tools.spec import ToolResult, ToolSpec
+
+log = logging.getLogger(__name__)
+
+REWARD_MODES = ("auto", "pass", "partial")
+MAX_SUBMISSION_BYTES = 1 << 20
+TASK_KEYS = ("source", "split", "repos", "github_id", "context", "run_timeout_s")
+
+
+@dataclass(frozen=True)
+class MLBenchConfig:
+    """The settings of one ML-Bench env (task.yaml ``mlbench:`` then gym.make options)."""
+
+    source: str = "hf"
+    split: str = "full"
+    repos: tuple[str, ...] = ()
+    github_id: int | None = None
+    repo: str | None = None
+    context: str = "none"
+    compat: str | None = None
+    run_timeout_s: float = 120.0
+    show_arguments: bool = True
+    local_repos: Any = None
+    pins: Mapping[str, str] | None = None
+    clone: bool = True
+    allow_unpinned: bool = False
+
+
+OPTION_NAMES = {
+    "source": "source",
+    "split": "split",
+    "repo": "repo",
+    "context": "context",
+    "compat": "compat",
+    "run_timeout_s": "run_timeout_s",
+    "show_arguments": "show_arguments",
+    "repos": "local_repos",
+    "pins": "pins",
+    "clone": "clone",
+    "allow_unpinned": "allow_unpinned",
+}
+
+
+def _check_common(cfg: MLBenchConfig, where: str) -> None:
+    if cfg.split not in SPLITS:
+        raise ValueError(f"{where}: split must be one of {SPLITS}, got {cfg.split!r}")
+    if cfg.context not in prompt.CONTEXTS:
+        raise ValueError(f"{where}: context must be one of {prompt.CONTEXTS}, got {cfg.context!r}")
+    if cfg.compat not in COMPAT_MODES:
+        raise ValueError(f"{where}: compat must be None or 'mlbench', got {cfg.compat!r}")
+    if not (isinstance(cfg.run_timeout_s, int | float) and cfg.run_timeout_s > 0):
+        raise ValueError(f"{where}: run_timeout_s must be a positive number")
+
+
+def _task_config(task: TaskSpec) -> MLBenchConfig:
+    where = f"{task.folder}/task.yaml"
+    raw = task.raw.get("mlbench") or {}
+    if not isinstance(raw, Mapping):
+        raise TaskError(f"{where}: mlbench must be a mapping")
+    unknown = sorted(set(raw) - set(TASK_KEYS))
+    if unknown:
+        raise TaskError(f"{where}: unknown mlbench keys {unknown}; known: {list(TASK_KEYS)}")
+    repos = raw.get("repos") or ()
+    if isinstance(repos, str):
+        repos = (repos,)
+    try:
+        cfg = MLBenchConfig(
+            source=str(raw.get("source", "hf")),
+            split=str(raw.get("split", "full")),
+            repos=tuple(str(r) for r in repos),
+            github_id=None if raw.get("github_id") is None else int(raw["github_id"]),
+            context=str(raw.get("context", "none")),
+            run_timeout_s=float(raw.get("run_timeout_s", 120.0)),
+        )
+        _check_common(cfg, where)
+    except (TypeError, ValueError) as exc:
+        raise TaskError(f"{where}: mlbench: {exc}") from None
+    return cfg
+
+
+class MLBenchFamily(TaskFamily):
+    """See module docstring."""
+
+    name: ClassVar[str] = "mlbench"
+    reset_options: ClassVar[tuple[str, ...]] = ("example_id",)
+    reward_modes: ClassVar[tuple[str, ...]] = REWARD_MODES
+    data_choices: ClassVar[tuple[str, ...]] = ("auto",)
+
+    def __init__(
+        self, task: TaskSpec, options: Mapping[str, Any] | None = None, *, replica_seed: int = 0
+    ) -> None:
+        self.task = task
+        self.replica_seed = int(replica_seed)
+        self.options = dict(options or {})
+        unknown = sorted(set(self.options) - set(OPTION_NAMES))
+        if unknown:
+            raise ValueError(
+                f"unknown ML-Bench option(s) {unknown} for {task.env_id}; "
+                f"known: {sorted(OPTION_NAMES)}"
+            )
+        cfg = _task_config(task)
+        changes = {OPTION_NAMES[k]: v for k, v in self.options.items()}
+        if "source" in changes:
+            changes["source"] = str(changes["source"])
+        if "run_timeout_s" in changes:
+            changes["run_timeout_s"] = float(changes["run_timeout_s"])
+        self.config = replace(cfg, **changes)
+        _check_common(self.config, task.env_id)
+        self._examples: list[MLBenchExample] | None = None
+        self._order: list[int] = []
+        self._rng = random.Random()
+        self._resolver: RepoResolver | None = None
+        self._checkouts: dict[str, RepoCheckout] = {}
+        self._fingerprints: dict[Path, dict[str, str]] = {}
+        self.current: MLBenchExample | None = None
+
+    # -- construction ----------------------------------------------------------------------
+
+    @classmethod
+    def check_task(cls, task: TaskSpec) -> None:
+        _task_config(task)
+
+    def check_config(self, data: str, reward_mode: str) -> None:
+        super().check_config(data, reward_mode)
+        self.examples()  # fail fast: no data, bad rows or an empty selection
+        self.resolver()
+
+    def resolver(self) -> RepoResolver:
+        """The repository resolver of this env (built once)."""
+        if self._resolver is None:
+            cfg = self.config
+            self._resolver = RepoResolver(
+                cfg.local_repos, pins=cfg.pins, clone=cfg.clone, allow_unpinned=cfg.allow_unpinned
+            )
+        return self._resolver
+
+    def examples(self) -> list[MLBenchExample]:
+        """The examples this env serves, in id order (loaded once)."""
+        if self._examples is None:
+            cfg = self.config
+            loaded = load_examples(cfg.source, cfg.split)
+            chosen = [
+                e
+                for e in loaded
+                if (not cfg.repos or e.repo_name in cfg.repos)
+                and (cfg.github_id is None or e.github_id == cfg.github_id)
+                and (cfg.repo is None or e.repo_name.lower() == cfg.repo.lower())
+            ]
+            if not chosen:
+                names = sorted({e.repo_name for e in loaded})
+                raise MLBenchDataError(
+                    f"{self.task.env_id}: no example of split {cfg.split!r} from {cfg.source} "
+                    f"matches repos={list(cfg.repos) or 'any'}, github_id={cfg.github_id}, "
+                    f"repo={cfg.repo}; repositories there: {', '.join(names)}"
+                )
+            self._examples = sorted(chosen, key=lambda e: e.id)
+            self._order = list(range(len(self._examples)))
+            random.Random(len(self._examples)).shuffle(self._order)
+        return self._examples
+
+    # -- reset -----------------------------------------------------------------------------
+
+    def parse_reset_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        parsed = super().parse_reset_options(options)
+        if "example_id" in parsed:
+            raw = parsed["example_id"]
+            if isinstance(raw, str) and raw.strip().lstrip("-").isdigit():
+                raw = int(raw)
+            if isinstance(raw, bool) or not isinstance(raw, int):
+                raise ValueError(f"example_id must be an integer, got {raw!r}")
+            example_id = raw
+            ids = [e.id for e in self.examples()]
+            if example_id not in ids:
+                raise ValueError(
+                    f"example {example_id} is not served by {self.task.env_id} (split "
+                    f"{self.config.split!r}: ids {_ranges(ids)})"
+                )
+            parsed["example_id"] = example_id
+        return parsed
+
+    def resolve_data(self, data: str, options: Mapping[str, Any]) -> None:
+        return None
+
+    def data_source(self, data: Any) -> str:
+        source = self.config.source
+        if source.lower() in ("bundled", "hf", "huggingface", "hub"):
+            return "bundled" if source.lower() == "bundled" else "huggingface"
+        return "local-export"
+
+    def resolve_reward_mode(self, mode: str, data_source: str) -> str:
+        return "pass" if mode == "auto" else mode
+
+    def _pick(self, episode: Episode) -> MLBenchExample:
+        examples = self.examples()
+        if "example_id" in episode.options:
+            return next(e for e in examples if e.id == episode.options["example_id"])
+        if episode.seed is not None:
+            self._rng = random.Random(episode.seed)
+            return examples[self._order[episode.seed % len(examples)]]
+        return examples[self._rng.randrange(len(examples))]
+
+    def checkout(self, example: MLBenchExample) -> RepoCheckout:
+        """The repository checkout of ``example`` (resolved once per repository)."""
+        if example.github not in self._checkouts:
+            self._checkouts[example.github] = self.resolver().resolve(example.github)
+        return self._checkouts[example.github]
+
+    def populate_workspace(self, episode: Episode) -> None:
+        example = self._pick(episode)
+        checkout = self.checkout(example)
+        if not (checkout.path / example.path).is_dir():
+            raise MLBenchDataError(
+                f"example {example.id}: the task folder {example.path!r} does not exist in "
+                f"{checkout.path} ({checkout.origin} checkout of {example.github})"
+            )
+        copy_repository(checkout.path, episode.workspace)
+        episode.state.update(example=example, checkout=checkout)
+        self.current = example
+
+    def workdir(self, episode: Episode) -> str:
+        example: MLBenchExample = episode.state["example"]
+        return "/workspace" if example.path == "." else f"/workspace/{example.path}"
+
+    def observation(
+        self,
+        episode: Episode,
+        listing: str,
+        tools: list[ToolSpec],
+        max_steps: int,
+        limits: Limits,
+    ) -> str:
+        example: MLBenchExample = episode.state["example"]
+        readme = None
+        if self.config.context == "readme":
+            checkout: RepoCheckout = episode.state["checkout"]
+            path = checkout.path / "README.md"
+            readme = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else None
+        return prompt.task_observation(
+            example,
+            env_id=self.task.env_id,
+            context=self.config.context,
+            readme=readme,
+            show_arguments=self.config.show_arguments,
+            run_timeout_s=self.config.run_timeout_s,
+            listing=listing,
+            tool_names=[t.name for t in tools],
+            max_steps=max_steps,
+            limits=limits,
+        )
+
+    # -- during the episode ----------------------------------------------------------------
+
+    def submission_path(self, episode: Episode) -> str:
+        example: MLBenchExample = episode.state["example"]
+        return f"{self.workdir(episode)}/{example.submission_file}"
+
+    def _read_submission(self, episode: Episode, path: str) -> str | None:
+        """The submission's text; None if absent. FsError for other read problems."""
+        assert episode.fs is not None
+        try:
+            data, _ = episode.fs.read_bytes(path, MAX_SUBMISSION_BYTES + 1)
+        except FsError as exc:
+            if "no such file" in str(exc):
+                return None
+            raise
+        if len(data) > MAX_SUBMISSION_BYTES:
+            raise FsError(f"{path} is larger than {MAX_SUBMISSION_BYTES} bytes")
+        return data.decode("utf-8", errors="replace")
+
+    def validate(self, episode: Episode, path: str) -> ToolResult:
+        """Format only: the file exists, parses, and has the right form. Never a verdict."""
+        example: MLBenchExample = episode.state["example"]
+        try:
+            text = self._read_submission(episode, path)
+        except FsError as exc:
+            return ToolResult(f"invalid: {exc}", ok=False)
+        if text is None:
+            return ToolResult(f"invalid: {path} does not exist", ok=False)
+        ok, message = argcheck.type_check(text, example.type)
+        if ok and not example.is_python and episode.sandbox is not None:
+            parsed = episode.sandbox.exec(f"bash -n {shlex.quote(path)}", 30)
+            if parsed.exit_code != 0:
+                ok = False
+                message = (parsed.head + parsed.tail).decode("utf-8", "replace").strip()
+        if not ok:
+            return ToolResult(f"invalid: {message}", ok=False)
+        return ToolResult(f"format ok: {path} is a well-formed {example.type.lower()}")
+
+    # -- end of episode --------------------------------------------------------------------
+
+    def grade(self, episode: Episode) -> GradeLike:
+        example: MLBenchExample = episode.state["example"]
+        checkout: RepoCheckout = episode.state["checkout"]
+        path = self.submission_path(episode)
+        try:
+            text = self._read_submission(episode, path)
+        except FsError as exc:
+            log.info("unreadable submission: %s", exc)
+            text = None
+        source = self.data_source(None)
+        if text is None:
+            missing = grade(example, None, None, 0, compat=self.config.compat)
+            return replace(missing, data_source=source)
+        with tempfile.TemporaryDirectory(prefix="grading-", dir=episode.episode_dir) as tmp:
+            tree = Path(tmp) / "repo"
+            build_grading_tree(checkout.path, episode.workspace, tree)
+            task_dir = tree / example.path
+            (task_dir / example.submission_file).write_text(text, encoding="utf-8")
+            for artifact in example.artifacts:  # must come from the graded run itself
+                target = task_dir / artifact
+                if target.is_symlink() or target.is_file():
+                    target.unlink()
+                elif target.is_dir():
+                    shutil.rmtree(target)
+            sandbox = episode.fresh_sandbox(tree)
+            try:
+                result = grade(
+                    example, text, sandbox, self.config.run_timeout_s, compat=self.config.compat
+                )
+            finally:
+                sandbox.close()
+            if checkout.path not in self._fingerprints:
+                self._fingerprints[checkout.path] = code_fingerprint(checkout.path)
+            modified = changed_code(self._fingerprints[checkout.path], tree)
+        return replace(result, modified_code=tuple(modified), data_source=source)
+
+    def reward(self, grade: dict[str, Any], mode: str, data_source: str) -> float:
+        if mode == "partial":
+            return float(grade.get("partial_credit") or 0.0)
+        return 1.0 if grade.get("passed") else 0.0
+
+    def end_summary(self, grade: GradeLike, reward: float, reason: str | None) -> str:
+        return prompt.end_summary(grade.to_dict(), reward, reason)
+
+    # -- catalog ---------------------------------------------------------------------------
+
+    def data_status(self) -> str:
+        source = self.config.source
+        if source == "bundled":
+            try:
+                return f"bundled: {len(self.examples())} examples ({self.config.split})"
+            except (MLBenchDataError, ValueError) as exc:
+                return f"bundled examples unreadable: {exc}"
+        if source.lower() in ("hf", "huggingface", "hub"):
+            return "ML-Bench data: Hugging Face (online) or source=<local export>"
+        return f"local export {source}"
+
+
+def _ranges(ids: list[int]) -> str:
+    """``[1, 2, 3, 7]`` -> ``"1-3, 7"``."""
+    out: list[str] = []
+    start = prev = None
+    for i in sorted(ids):
+        if start is None:
+            start = prev = i
+        elif i == prev + 1:
+            prev = i
+        else:
+            out.append(f"{start}-{prev}" if start != prev else str(start))
+            start = prev = i
+    if start is not None:
+        out.append(f"{start}-{prev}" if start != prev else str(start))
+    return ", ".join(out)
+
+
+def make_env(task: str, **kwargs: Any) -> Any:
+    """gym.make entry point of ML-Bench tasks: ML-Bench options may be given as keyword
+    arguments (``context=``, ``split=``, ``compat=``...), merged into ``family_options``."""
+    from mle_gym.env import MLEEnv
+
+    family_options = dict(kwargs.pop("family_options", None) or {})
+    for key in list(kwargs):
+        if key in OPTION_NAMES:
+            family_options[key] = kwargs.pop(key)
+    return MLEEnv(task, family_options=family_options, **kwargs)
