@@ -1,9 +1,18 @@
-"""Grading a submission file against private answers, in the host process."""
+"""Grading a submission file against private answers, in the host process.
+
+The parsed and validated answers of the last few answer files are kept in memory
+(keyed by the file's identity, size and modification time, so a changed file is
+read again): an RL run grades the same task over and over, and the answers are
+often the larger half of the work. Scorers get a copy, never the kept frame.
+"""
 
 from __future__ import annotations
 
 import logging
 import math
+import os
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,12 +25,13 @@ from mle_gym.grading.errors import InvalidSubmission
 from mle_gym.grading.leaderboard import medals_for, percentile_beaten
 from mle_gym.grading.metrics import get_metric
 from mle_gym.grading.report import GradeReport
-from mle_gym.grading.validation import validate_submission_frame
+from mle_gym.grading.validation import ExpectedIds, validate_against
 from mle_gym.tasks import SubmissionSpec, TaskSpec
 
 logger = logging.getLogger(__name__)
 
 _TRUSTED_MAX_BYTES = 2**40  # answers and sample submissions are ours, not the agent's
+_ANSWERS_KEPT = 4  # parsed answer files kept in memory
 _MEDAL_KEYS = ("gold_medal", "silver_medal", "bronze_medal", "any_medal", "above_median")
 
 Scorer = Callable[[pd.DataFrame, pd.DataFrame], Any]
@@ -73,10 +83,9 @@ def grade_submission(
     limit = max_bytes if max_bytes is not None else spec.max_mb * 2**20
     if task.grader == "raw":
         return _grade_raw(task, submission, answers, base, limit)
-    truth = _load_answers(answers, spec)
-    expected = truth[spec.id_column].tolist()
+    truth, expected = _answers(answers, spec)
     if expected_ids_from is not None:
-        _check_expected_ids(expected_ids_from, spec, expected)
+        _check_expected_ids(expected_ids_from, spec, expected.ids)
     scorer = _scorer(task)
 
     if submission is None or not (submission.exists() or submission.is_symlink()):
@@ -88,16 +97,17 @@ def grade_submission(
             f"{','.join((spec.id_column, *spec.target_columns))}",
         )
     try:
-        predicted = validate_submission_frame(
+        predicted = validate_against(
             read_submission(submission, spec, max_bytes=limit), expected, spec
         )
     except InvalidSubmission as exc:
         return _invalid(base, exists=True, message=str(exc))
 
-    if not np.array_equal(
+    aligned = predicted[spec.id_column].equals(truth[spec.id_column]) or np.array_equal(
         predicted[spec.id_column].to_numpy(dtype=object),
         truth[spec.id_column].to_numpy(dtype=object),
-    ):  # validation guarantees the same ids; alignment by sorting relies on it
+    )
+    if not aligned:  # validation guarantees the same ids; alignment by sorting relies on it
         raise RuntimeError(f"{task.key}: submission and answers are not aligned by id")
     return _score(task, lambda: scorer(predicted, truth), base, data_source)
 
@@ -149,6 +159,41 @@ def invalid_report(task: TaskSpec, data_source: str, message: str, *, exists: bo
     return _invalid(_base_fields(task, data_source), exists=exists, message=message)
 
 
+_kept: OrderedDict[tuple[Any, ...], tuple[pd.DataFrame, ExpectedIds]] = OrderedDict()
+_kept_lock = threading.Lock()
+
+
+def _answers(path: Path, spec: SubmissionSpec) -> tuple[pd.DataFrame, ExpectedIds]:
+    """(a copy of the loaded answers, their ids): from memory if this exact file was
+    loaded lately (see module docstring), else read now."""
+    try:
+        st = os.stat(path)
+        key: tuple[Any, ...] | None = (
+            os.path.realpath(path),
+            st.st_dev,
+            st.st_ino,
+            st.st_size,
+            st.st_mtime_ns,
+            st.st_ctime_ns,
+            spec,
+        )
+    except OSError:
+        key = None  # _load_answers reports the problem
+    with _kept_lock:
+        hit = _kept.get(key) if key is not None else None
+        if hit is not None:
+            _kept.move_to_end(key)
+    if hit is None:
+        truth = _load_answers(path, spec)
+        hit = (truth, ExpectedIds(truth[spec.id_column].tolist()))
+        if key is not None:
+            with _kept_lock:
+                _kept[key] = hit
+                while len(_kept) > _ANSWERS_KEPT:
+                    _kept.popitem(last=False)
+    return hit[0].copy(), hit[1]
+
+
 def _load_answers(path: Path, spec: SubmissionSpec) -> pd.DataFrame:
     """Every answers column, sorted by id, targets converted; RuntimeError if unusable."""
     try:
@@ -162,12 +207,13 @@ def _load_answers(path: Path, spec: SubmissionSpec) -> pd.DataFrame:
         raise RuntimeError(
             f"answers file {path} must have unique column names including {wanted}; it has {names}"
         )
-    ids = raw[spec.id_column].tolist()
     try:
-        typed = validate_submission_frame(raw[wanted], ids, spec)
+        typed = validate_against(raw[wanted], ExpectedIds(raw[spec.id_column].tolist()), spec)
     except (InvalidSubmission, ValueError) as exc:
         raise RuntimeError(f"answers file {path} is malformed: {exc}") from exc
     rest = [c for c in names if c not in wanted]
+    if not rest:
+        return typed[names]
     others = raw[[spec.id_column, *rest]].sort_values(spec.id_column, kind="stable")
     others = others.reset_index(drop=True)
     merged = typed.copy()

@@ -8,6 +8,8 @@ only at the submission and the list of ids, so it can never leak an answer.
 
 from __future__ import annotations
 
+import itertools
+import operator
 from collections.abc import Sequence
 
 import numpy as np
@@ -55,16 +57,40 @@ def validate_submission_frame(
     ``ValueError`` (not :class:`InvalidSubmission`) is raised for setup errors:
     an unknown ``target_kind`` or duplicated ``expected_ids``.
     """
+    return validate_against(df, ExpectedIds(expected_ids), spec)
+
+
+class ExpectedIds:
+    """The ids a submission must cover, as text, with their set (built once, reusable
+    for many submissions). ``ValueError`` if they contain duplicates."""
+
+    def __init__(self, ids: Sequence[str]) -> None:
+        self.ids: list[str] = list(map(str, ids))
+        self.set: frozenset[str] = frozenset(self.ids)
+        if len(self.set) != len(self.ids):
+            raise ValueError("expected_ids contains duplicates; the id list itself is broken")
+        self._rank: dict[str, int] | None = None
+        self._ranked = False
+
+    def rank(self) -> dict[str, int] | None:
+        """``{id: position}`` when the ids are in text order (as the grader's answers are),
+        else None. A submission with exactly these ids is then put in text order by
+        placing each row at its id's position, without sorting strings."""
+        if not self._ranked:
+            ids = self.ids
+            in_order = all(map(operator.lt, ids, itertools.islice(ids, 1, None)))
+            self._rank = dict(zip(ids, range(len(ids)), strict=True)) if in_order else None
+            self._ranked = True
+        return self._rank
+
+
+def validate_against(df: pd.DataFrame, expected: ExpectedIds, spec: SubmissionSpec) -> pd.DataFrame:
+    """:func:`validate_submission_frame` with the expected ids prepared beforehand."""
     if spec.target_kind not in TARGET_KINDS:
         raise ValueError(f"unknown target_kind {spec.target_kind!r}; known: {TARGET_KINDS}")
-    expected = [str(i) for i in expected_ids]
-    expected_set = set(expected)
-    if len(expected_set) != len(expected):
-        raise ValueError("expected_ids contains duplicates; the id list itself is broken")
-
     _check_columns(df, spec)
     ids = _as_text(df[spec.id_column])
-    _check_ids(ids, expected, expected_set, spec.id_column)
+    got = _check_ids(ids, expected.ids, expected.set, spec.id_column)
 
     out: dict[str, pd.Series] = {spec.id_column: ids}
     problems: list[str] = []
@@ -78,13 +104,39 @@ def validate_submission_frame(
     if problems:
         raise InvalidSubmission("Invalid prediction values: " + " ".join(problems))
     frame = pd.DataFrame(out)
-    return frame.sort_values(spec.id_column, kind="stable").reset_index(drop=True)
+    rank = expected.rank()
+    if rank is None:
+        return frame.sort_values(spec.id_column, kind="stable").reset_index(drop=True)
+    # The ids are exactly the expected ones (checked above), which are in text order.
+    order = np.empty(len(got), dtype=np.int64)
+    order[np.fromiter(map(rank.__getitem__, got), dtype=np.int64, count=len(got))] = np.arange(
+        len(got)
+    )
+    return frame.take(order).reset_index(drop=True)
 
 
 def _as_text(column: pd.Series) -> pd.Series:
     """A column as plain ``str`` values with a 0-based positional index."""
+    if _all_text(column):  # as read by read_submission: nothing to convert
+        return column.reset_index(drop=True)
     values = column.astype(object).where(column.notna(), "")
     return values.astype(str).reset_index(drop=True)
+
+
+def _all_text(column: pd.Series) -> bool:
+    """True if ``column.astype(str)`` would change nothing: a string column without missing
+    values (or, where pandas' ``str`` is ``object``, an object column of ``str`` only)."""
+    if isinstance(column.dtype, pd.StringDtype):
+        return column.dtype == _STR_DTYPE and not column.hasnans
+    return (
+        column.dtype == object
+        and _STR_IS_OBJECT
+        and pd.api.types.infer_dtype(column, skipna=False) == "string"
+    )
+
+
+_STR_DTYPE = pd.Series(["x"], dtype=object).astype(str).dtype  # object, or pandas 3's "str"
+_STR_IS_OBJECT = pd.api.types.is_object_dtype(_STR_DTYPE)
 
 
 def _examples(values: Sequence[object]) -> str:
@@ -135,11 +187,17 @@ def _check_columns(df: pd.DataFrame, spec: SubmissionSpec) -> None:
     )
 
 
-def _check_ids(ids: pd.Series, expected: list[str], expected_set: set[str], id_column: str) -> None:
+def _check_ids(
+    ids: pd.Series, expected: list[str], expected_set: frozenset[str], id_column: str
+) -> list[str]:
+    """The ids as a list, if they are exactly the expected ones (in any order); else
+    InvalidSubmission saying what is wrong."""
     got_list = ids.tolist()
+    if got_list == expected:
+        return got_list  # the expected ids in the expected order (which has no duplicates)
     got_set = set(got_list)
     if len(got_list) == len(expected) == len(got_set) and got_set == expected_set:
-        return  # the common, valid case: no index work needed
+        return got_list  # the common, valid case: no index work needed
     got = pd.Index(got_list, dtype=object)
     problems: list[str] = []
     if len(got) != len(expected):
@@ -170,6 +228,7 @@ def _check_ids(ids: pd.Series, expected: list[str], expected_set: set[str], id_c
             + " ".join(problems)
             + f" Write exactly one row for each {id_column} in the sample submission."
         )
+    return got_list
 
 
 def _id_hint(unknown: list[str], expected: list[str]) -> str:
