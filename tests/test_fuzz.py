@@ -184,11 +184,13 @@ SAFE_CODE = [
 commands = st.one_of(
     st.sampled_from(SAFE_COMMANDS),
     any_text.map(lambda t: "printf '%s' " + shlex.quote(t)),
-    st.sampled_from(["", "   ", "echo a\x00b"]),
+    huge_text.map(lambda t: "printf '%s' " + shlex.quote(t) + " | wc -c"),
+    st.sampled_from(["", "   ", "echo a\x00b", "printf '%s' " + "y" * 99_000 + " | wc -c"]),
 )
 codes = st.one_of(
     st.sampled_from(SAFE_CODE),
     any_text.map(lambda t: f"print({t!r})"),
+    huge_text.map(lambda t: f"len({t!r})"),
     st.sampled_from(["", "\x00", "'\ud800'"]),
 )
 timeouts = st.one_of(st.none(), numbers, st.sampled_from(["2", "abc", "nan", "inf", True]))
