@@ -108,6 +108,19 @@ def cmd_prepare(args: argparse.Namespace) -> int:
     if not args.task:
         raise ValueError("name a task, or use --split")
     task = get_task(args.task)
+    if task.family != "mlebench":  # MLAgentBench, ML-Bench...: the family prepares
+        from mle_gym.families import make_family
+
+        from_path = Path(args.from_zip).expanduser().resolve() if args.from_zip else None
+        print(
+            make_family(task).prepare(
+                source="replica" if args.replica else None,
+                from_path=from_path,
+                seed=args.seed,
+                force=args.force,
+            )
+        )
+        return 0
     if args.replica:
         data = sources.prepare_replica(task, args.seed, force=args.force)
     else:
@@ -284,7 +297,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("prepare", help="prepare a task's data (Kaggle zip/API, or replica)")
     p.add_argument("task", nargs="?", help="task id (or use --split)")
     p.add_argument("--split", help="prepare every MLE-bench task of a split (lite, dev, ...)")
-    p.add_argument("--from", dest="from_zip", metavar="PATH.zip", help="a downloaded Kaggle zip")
+    p.add_argument(
+        "--from",
+        dest="from_zip",
+        metavar="PATH",
+        help="a downloaded Kaggle zip (MLAgentBench tasks: the downloaded file or folder)",
+    )
     p.add_argument("--replica", action="store_true", help="generate the offline replica")
     p.add_argument("--seed", type=int, default=0, help="replica seed (default 0)")
     p.add_argument("--force", action="store_true", help="prepare again even if cached")

@@ -395,7 +395,8 @@ def task_errors() -> list[str]:
 def get_task(name: str) -> TaskSpec:
     """Find a task by env id (``MLEBench/x-v0``), key (``mlebench/x``) or bare id (``x``).
 
-    A bare id must be unambiguous across benchmarks.
+    A bare id must be unambiguous across benchmarks, except that it names the MLE-bench
+    task when one of the tasks sharing it is MLE-bench's.
     """
     tasks = all_tasks()
     name = name.split(":", 1)[-1]
@@ -405,6 +406,11 @@ def get_task(name: str) -> TaskSpec:
     matches = [s for s in tasks.values() if s.id == name]
     if len(matches) == 1:
         return matches[0]
+    # A bare id keeps naming the MLE-bench task when another benchmark reuses it
+    # (MLAgentBench/spaceship-titanic needs its prefix).
+    mlebench = [s for s in matches if s.benchmark == "MLEBench"]
+    if len(mlebench) == 1:
+        return mlebench[0]
     if len(matches) > 1:
         options = ", ".join(s.env_id for s in matches)
         raise TaskError(f"task id '{name}' is ambiguous; use one of: {options}")

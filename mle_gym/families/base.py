@@ -258,3 +258,17 @@ class TaskFamily(abc.ABC):
     def problem(self) -> str | None:
         """Why the task cannot run at all here (e.g. no grader), or None."""
         return None
+
+    def prepare(
+        self,
+        *,
+        source: str | None = None,
+        from_path: Path | None = None,
+        seed: int = 0,
+        force: bool = False,
+        sandbox_kind: str | None = None,
+    ) -> str:
+        """``mle-gym prepare`` for this family's tasks: prepare data (``source`` None = the
+        family's default; ``from_path`` = files the user downloaded); return a summary.
+        Raise with what is missing (e.g. no network) when it cannot."""
+        raise NotImplementedError(f"the {self.name} family has no prepare step")

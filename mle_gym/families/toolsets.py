@@ -24,6 +24,11 @@ def tool_response_block(text: str) -> str:
     return f"<tool_response>\n{text}\n</tool_response>"
 
 
+def error_observation(exc: Exception) -> str:
+    """The observation for an action that could not be read or run."""
+    return f"error: {exc}"
+
+
 @dataclass(frozen=True)
 class Toolset:
     """A named set of tools and the conventions around them.
@@ -32,6 +37,8 @@ class Toolset:
       for anything it cannot read (the message is shown to the agent);
     * ``lookup(name)`` finds a tool by the name in a call (None if unknown);
     * ``text_result(text)`` is the user message answering a call made in raw text;
+    * ``error_text(exc)`` is the observation for an unreadable action or bad arguments
+      (``ActionError``, ``ToolArgError``, ``FsError``);
     * ``context_class`` is the :class:`ToolContext` (sub)class the tools expect,
       built by the env with the standard fields (subclasses add defaulted fields
       for per-episode state);
@@ -47,6 +54,7 @@ class Toolset:
     context_class: type[ToolContext] = ToolContext
     action_space: Callable[[tuple[str, ...]], ToolCallSpace] = ToolCallSpace
     normalize_name: Callable[[str], str] | None = None
+    error_text: Callable[[Exception], str] = error_observation
 
     def lookup(self, name: str) -> ToolSpec | None:
         """The tool a call names (exactly, or after ``normalize_name`` if set)."""

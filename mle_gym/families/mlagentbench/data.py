@@ -1,0 +1,149 @@
+"""Data of MLAgentBench tasks: ``real`` (downloaded and prepared on demand), ``replica``
+(an offline generator with the real schema) or ``none`` (self-contained tasks).
+
+A task's ``prepare.py`` may define:
+
+* ``download(raw_dir)``: fetch the raw files (network; raises with what is missing);
+* ``prepare(raw_dir, public_dir, private_dir)``: turn raw files into the agent's
+  data (public, mounted read-only at /workspace/data) and the hidden answers
+  (private, only the evaluator reads them);
+* ``replica(public_dir, private_dir, seed)``: an offline variant.
+
+Prepared variants live in the shared cache (:mod:`mle_gym.data.store`): atomic,
+idempotent and checksummed, like MLE-bench data.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from pathlib import Path
+
+from mle_gym.data import store
+from mle_gym.data.store import DataNotPrepared, PreparedData
+from mle_gym.families.mlagentbench import download
+from mle_gym.families.mlagentbench.config import MLABConfig
+from mle_gym.tasks import TaskSpec
+
+log = logging.getLogger(__name__)
+
+DATA_CHOICES = ("auto", "real", "replica")
+
+
+def _function(task: TaskSpec, name: str):
+    module = task.module("prepare")
+    fn = getattr(module, name, None) if module is not None else None
+    if fn is None:
+        raise DataNotPrepared(f"task {task.key} has no {name}() in prepare.py")
+    return fn
+
+
+def _source_phrase(cfg: MLABConfig) -> str:
+    via = cfg.real_source.get("via", "the web")
+    what = cfg.real_source.get("what", "its data")
+    return f"{what} (from {via})"
+
+
+def missing_message(task: TaskSpec, cfg: MLABConfig) -> str:
+    """Why no data is available, and how to get it."""
+    name = task.env_id.rsplit("-v", 1)[0]
+    return (
+        f"{task.env_id} needs {_source_phrase(cfg)}, which is not prepared: run "
+        f"`mle-gym prepare {name}` (downloads it; needs network access"
+        + (" and Kaggle credentials with the rules accepted" if _is_kaggle(cfg) else "")
+        + f"), or download it yourself and run `mle-gym prepare {name} --from PATH`"
+    )
+
+
+def _is_kaggle(cfg: MLABConfig) -> bool:
+    return str(cfg.real_source.get("via", "")).lower() == "kaggle"
+
+
+def check_choice(task: TaskSpec, cfg: MLABConfig, choice: str) -> None:
+    """Fail fast at construction if ``choice`` cannot be served."""
+    if choice not in DATA_CHOICES:
+        raise ValueError(f"data must be one of {DATA_CHOICES}, got {choice!r}")
+    if cfg.self_contained:
+        if choice not in ("auto",):
+            raise ValueError(f"{task.env_id} is self-contained (no data); use data='auto'")
+        return
+    if choice == "replica" and not cfg.has_replica:
+        raise ValueError(f"task {task.key} has no offline replica")
+    if choice == "real" and not cfg.real_source:
+        raise ValueError(f"task {task.key} has no real data source")
+    if choice == "real" and store.lookup(task, "real") is None:
+        raise DataNotPrepared(missing_message(task, cfg))
+    if choice == "auto" and not cfg.has_replica and store.lookup(task, "real") is None:
+        raise DataNotPrepared(missing_message(task, cfg))
+
+
+def resolve(task: TaskSpec, cfg: MLABConfig, choice: str, replica_seed: int) -> PreparedData | None:
+    """The data of an episode: real if prepared (``auto``), else the replica; None for
+    self-contained tasks."""
+    if cfg.self_contained:
+        return None
+    if choice in ("auto", "real"):
+        found = store.lookup(task, "real")
+        if found is not None:
+            return found
+        if choice == "real" or not cfg.has_replica:
+            raise DataNotPrepared(missing_message(task, cfg))
+    return store.lookup(task, "replica", replica_seed) or prepare_replica(task, replica_seed)
+
+
+def prepare_replica(task: TaskSpec, seed: int = 0, *, force: bool = False) -> PreparedData:
+    """Generate (or reuse) the offline replica for ``seed``."""
+    replica = _function(task, "replica")
+
+    def builder(public: Path, private: Path) -> dict:
+        replica(public, private, seed)
+        return {"replica_seed": seed}
+
+    return store.build(task, "replica", store.variant_name("replica", seed), builder, force=force)
+
+
+def prepare_real(
+    task: TaskSpec, cfg: MLABConfig, from_path: Path | None = None, *, force: bool = False
+) -> PreparedData:
+    """Download (or take ``from_path``) and prepare the real data."""
+    if not cfg.real_source:
+        raise DataNotPrepared(f"task {task.key} has no real data to prepare")
+    prepare = _function(task, "prepare")
+
+    def builder(public: Path, private: Path) -> dict:
+        started = time.time()
+        if from_path is not None:
+            raw, holder = download.stage_from(from_path)
+            try:
+                prepare(raw, public, private)
+            finally:
+                if holder is not None:
+                    holder.cleanup()
+            origin = str(from_path)
+        else:
+            fetch = _function(task, "download")
+            import tempfile
+
+            with tempfile.TemporaryDirectory(prefix="mle_gym-raw-", dir=public.parent) as tmp:
+                raw = Path(tmp)
+                fetch(raw)
+                prepare(raw, public, private)
+            origin = f"download via {cfg.real_source.get('via', 'web')}"
+        return {"origin": origin, "prepare_seconds": round(time.time() - started, 3)}
+
+    return store.build(task, "real", "real", builder, force=force)
+
+
+def status(task: TaskSpec, cfg: MLABConfig) -> str:
+    """A phrase for ``mle-gym list``."""
+    if cfg.self_contained:
+        return "self-contained (no data)"
+    parts = []
+    if cfg.real_source:
+        if store.lookup(task, "real") is not None:
+            parts.append("real prepared")
+        else:
+            parts.append(f"real needs preparation ({cfg.real_source.get('via', 'download')})")
+    if cfg.has_replica:
+        parts.append("replica available")
+    return ", ".join(parts)

@@ -1,0 +1,381 @@
+"""The MLAgentBench family: improve working starter code; success = >10% better than it.
+
+Episode shape:
+
+* reset: the task's ``starter/`` code is copied into /workspace, the data (real,
+  replica, or none for self-contained tasks) is mounted read-only at
+  /workspace/data, the baseline (the starter code's own score, see
+  :mod:`.baseline`) is looked up or measured, and the read-only files are
+  fingerprinted. The observation is the research problem, the success rule, the
+  budget and the workspace listing.
+* tools: mle_gym's default toolset, or MLAgentBench's action set
+  (``toolset="mlagentbench"``, :mod:`.toolset`). Writes to read-only globs are refused.
+* end (``submit`` / ``Final Answer``, or a budget running out): the files named by
+  ``mlagentbench.outputs`` are copied out of the workspace as they are at that
+  moment — exactly what the agent's final code produced — and scored on the host
+  by the hidden ``evaluate.py`` (which may run code in a fresh sandbox). With
+  ``family_options={"rerun": True}`` the final code is first run again
+  (``mlagentbench.run``) in a fresh sandbox over a copy of the workspace, and its
+  outputs are scored instead. A changed read-only file makes the result invalid.
+* reward: improvement over the baseline, success, or the raw score
+  (:mod:`.grade`); ``info["grade"]`` has score, baseline (with how it was
+  measured), improvement and success.
+
+Budgets default to MLAgentBench's: 50 steps and 5 hours (task.yaml ``limits``).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, ClassVar
+
+from mle_gym.data.store import PreparedData
+from mle_gym.families.base import Episode, GradeLike, TaskFamily
+from mle_gym.families.mlagentbench import data as mlab_data
+from mle_gym.families.mlagentbench import grade as mlab_grade
+from mle_gym.families.mlagentbench.config import MLABConfig, parse_config
+from mle_gym.families.toolsets import Toolset
+from mle_gym.tasks import Limits, TaskSpec
+from mle_gym.tools.spec import ToolResult, ToolSpec
+
+FAMILY_OPTIONS = ("rerun",)
+
+
+def _duration(seconds: float) -> str:
+    if seconds >= 3600:
+        return f"{seconds / 3600:g} h"
+    if seconds >= 60:
+        return f"{seconds / 60:g} min"
+    return f"{seconds:g} s"
+
+
+def _display_name(name: str) -> str:
+    """``List_Files`` -> ``List Files`` (MLAgentBench's names); snake_case names unchanged."""
+    return name.replace("_", " ") if name[:1].isupper() else name
+
+
+def copy_workspace(src: Path, dest: Path) -> None:
+    """Copy the regular files and folders of a workspace (host side) without following
+    links or opening anything but regular files; the data mount point is skipped."""
+    dest.mkdir(parents=True, exist_ok=True)
+    for dirpath, dirnames, filenames in os.walk(src, followlinks=False):
+        rel = os.path.relpath(dirpath, src)
+        if rel == ".":
+            dirnames[:] = [d for d in dirnames if d != "data"]
+        target_dir = dest if rel == "." else dest / rel
+        target_dir.mkdir(exist_ok=True)
+        for name in filenames:
+            path = os.path.join(dirpath, name)
+            try:
+                fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+            except OSError:
+                continue
+            try:
+                if not stat.S_ISREG(os.fstat(fd).st_mode):
+                    continue
+                with open(target_dir / name, "wb") as out:
+                    while chunk := os.read(fd, 1 << 20):
+                        out.write(chunk)
+            finally:
+                os.close(fd)
+
+
+class MLAgentBenchFamily(TaskFamily):
+    """See module docstring."""
+
+    name: ClassVar[str] = "mlagentbench"
+    reset_options: ClassVar[tuple[str, ...]] = ("replica_seed",)
+    toolsets: ClassVar[tuple[str, ...]] = ("default", "mlagentbench")
+    reward_modes: ClassVar[tuple[str, ...]] = mlab_grade.REWARD_MODES
+    data_choices: ClassVar[tuple[str, ...]] = mlab_data.DATA_CHOICES
+
+    def __init__(
+        self, task: TaskSpec, options: Mapping[str, Any] | None = None, *, replica_seed: int = 0
+    ) -> None:
+        opts = dict(options or {})
+        self.rerun = bool(opts.pop("rerun", False))
+        if opts:
+            raise ValueError(
+                f"unknown family_options {sorted(opts)} for {task.env_id}; known: "
+                f"{list(FAMILY_OPTIONS)}"
+            )
+        super().__init__(task, None, replica_seed=replica_seed)
+        self.cfg: MLABConfig = parse_config(task)
+
+    @classmethod
+    def check_task(cls, task: TaskSpec) -> None:
+        parse_config(task)
+
+    # -- construction ----------------------------------------------------------------------
+
+    def check_config(self, data: str, reward_mode: str) -> None:
+        super().check_config(data, reward_mode)
+        mlab_data.check_choice(self.task, self.cfg, data)
+
+    def toolset(self, name: str) -> Toolset:
+        if name == "mlagentbench":
+            from mle_gym.families.mlagentbench.toolset import mlagentbench_toolset
+
+            return mlagentbench_toolset()
+        return super().toolset(name)
+
+    # -- reset -----------------------------------------------------------------------------
+
+    def parse_reset_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        parsed = super().parse_reset_options(options)
+        parsed["replica_seed"] = int(parsed.get("replica_seed", self.replica_seed))
+        return parsed
+
+    def resolve_data(self, data: str, options: Mapping[str, Any]) -> PreparedData | None:
+        return mlab_data.resolve(self.task, self.cfg, data, options["replica_seed"])
+
+    def resolve_reward_mode(self, mode: str, data_source: str) -> str:
+        return mlab_grade.resolve_mode(mode)
+
+    def populate_workspace(self, episode: Episode) -> None:
+        from mle_gym.families.mlagentbench import baseline, readonly
+
+        super().populate_workspace(episode)
+        if self.cfg.baseline_mode == "measured":
+            episode.state["baseline"] = baseline.ensure(
+                self.task,
+                self.cfg,
+                episode.data,
+                sandbox_kind=episode.sandbox_kind,
+                limits=episode.limits,
+                image=episode.docker_image,
+            )
+        episode.state["read_only"] = readonly.fingerprint(episode.workspace, self.cfg.read_only)
+
+    def file_view(self, episode: Episode, fs: Any) -> Any:
+        if not self.cfg.read_only:
+            return fs
+        from mle_gym.families.mlagentbench.readonly import ReadOnlyGuard
+
+        return ReadOnlyGuard(fs, self.cfg.read_only)
+
+    def observation(
+        self,
+        episode: Episode,
+        listing: str,
+        tools: list[ToolSpec],
+        max_steps: int,
+        limits: Limits,
+    ) -> str:
+        task, cfg = self.task, self.cfg
+        direction = "lower is better" if task.lower_is_better else "higher is better"
+        outputs = ", ".join(cfg.outputs)
+        lines = [
+            f"# Research problem: {task.title} ({task.env_id})",
+            "",
+            task.description().strip(),
+            "",
+            "## Your episode",
+            f"- The workspace starts with working starter code (`{cfg.run}` runs it). Improve "
+            f"on it: the episode succeeds if the final result beats the starter code's own "
+            f"score by more than {cfg.success_threshold:.0%} ({task.metric}, {direction}).",
+            f"- What is evaluated when the episode ends: {outputs} as your final code left "
+            f"it in /workspace, scored by a hidden evaluator.",
+        ]
+        if cfg.read_only:
+            lines.append(
+                f"- Read-only (changing them invalidates the result): {', '.join(cfg.read_only)}."
+            )
+        if episode.data is not None:
+            lines.append("- The data is in /workspace/data (read-only).")
+        lines += [
+            f"- Budget: {max_steps} steps and {_duration(limits.time_budget_s)} of wall-clock "
+            f"time; each command may run for at most {_duration(limits.exec_timeout_s)}.",
+            f"- Sandbox limits: {limits.memory_mb:,} MB of memory, {limits.cpus:g} CPU core(s), "
+            f"no network.",
+            "",
+            "## Workspace",
+            listing,
+            "",
+            "## Tools",
+            ", ".join(_display_name(t.name) for t in tools),
+        ]
+        return "\n".join(lines)
+
+    # -- during the episode ----------------------------------------------------------------
+
+    def submission_path(self, episode: Episode) -> str:
+        return f"/workspace/{self.cfg.outputs[0]}"
+
+    def validate(self, episode: Episode, path: str) -> ToolResult:
+        from mle_gym.families.mlagentbench.evaluation import (
+            EvaluationFailed,
+            copy_outputs,
+            evaluator,
+        )
+
+        check = getattr(evaluator(self.task), "check", None)
+        if check is None:
+            return ToolResult(
+                f"{self.task.env_id} has no format check; the evaluator reads "
+                f"{', '.join(self.cfg.outputs)} when the episode ends",
+                ok=False,
+            )
+        assert episode.fs is not None
+        with tempfile.TemporaryDirectory(
+            prefix="mle_gym-validate-", dir=episode.episode_dir
+        ) as tmp:
+            try:
+                copy_outputs(episode.fs, "/workspace", self.cfg.outputs, Path(tmp))
+                message = check(Path(tmp), episode.data.public if episode.data else None)
+            except EvaluationFailed as exc:
+                return ToolResult(f"invalid: {exc}", ok=False)
+        return ToolResult(message)
+
+    # -- end of episode --------------------------------------------------------------------
+
+    def grade(self, episode: Episode) -> GradeLike:
+        from mle_gym.families.mlagentbench import readonly
+        from mle_gym.families.mlagentbench.evaluation import (
+            EvalJob,
+            EvaluationFailed,
+            copy_outputs,
+            copy_tree_outputs,
+            run_evaluator,
+        )
+        from mle_gym.families.mlagentbench.runner import SandboxRunner
+
+        task, cfg = self.task, self.cfg
+        base = episode.state.get("baseline")
+        grade = mlab_grade.MLABGrade(
+            task_id=task.id,
+            data_source=episode.data_source,
+            metric=task.metric,
+            lower_is_better=task.lower_is_better,
+            valid=False,
+            message="",
+            score=None,
+            baseline=base.score if base is not None else None,
+            baseline_runs=list(base.runs) if base is not None else [],
+            baseline_measured_by=base.measured_by if base is not None else "",
+            success_threshold=cfg.success_threshold,
+        )
+        assert episode.fs is not None
+        data = episode.data
+        runner = SandboxRunner(
+            episode.sandbox_kind,
+            episode.limits,
+            data.public if data else None,
+            episode.docker_image,
+        )
+        try:
+            bad = readonly.changed(episode.fs, episode.state.get("read_only", {}))
+            if bad:
+                raise EvaluationFailed(f"read-only file(s) were changed: {', '.join(bad)}")
+            with tempfile.TemporaryDirectory(
+                prefix="mle_gym-mlab-", dir=episode.episode_dir
+            ) as tmp:
+                outputs = Path(tmp) / "outputs"
+                outputs.mkdir()
+                if self.rerun:
+                    work = Path(tmp) / "rerun"
+                    copy_workspace(episode.workspace, work)
+                    result = runner(work, f"SEED=0 {cfg.run}", episode.limits.exec_timeout_s)
+                    grade.details["rerun_exit_code"] = result.exit_code
+                    if not result.ok:
+                        status = result.killed_reason or f"exit code {result.exit_code}"
+                        raise EvaluationFailed(f"re-running `{cfg.run}` failed ({status})")
+                    found = copy_tree_outputs(work, cfg.outputs, outputs)
+                else:
+                    found = copy_outputs(episode.fs, "/workspace", cfg.outputs, outputs)
+                grade.details["evaluated_files"] = found
+                job = EvalJob(
+                    task=task,
+                    outputs=outputs,
+                    public=data.public if data else None,
+                    private=data.private if data else None,
+                    starter=task.folder / "starter",
+                    seed=episode.seed or 0,
+                    timeout_s=episode.limits.exec_timeout_s,
+                    runner=runner,
+                )
+                evaluation = run_evaluator(job)
+        except EvaluationFailed as exc:
+            grade.message = str(exc)
+            return mlab_grade.finish(grade)
+        grade.valid = True
+        grade.score = float(evaluation.score)
+        grade.details.update(evaluation.details)
+        if cfg.baseline_mode == "in_run":
+            if evaluation.baseline is None:
+                raise RuntimeError(f"{task.key}: an in_run evaluator must report the baseline")
+            grade.baseline = float(evaluation.baseline)
+            grade.baseline_runs = list(
+                evaluation.details.get("baseline_runs", [evaluation.baseline])
+            )
+            grade.baseline_measured_by = str(
+                evaluation.details.get(
+                    "baseline_measured_by", "the starter code, in the same evaluation run"
+                )
+            )
+        return mlab_grade.finish(grade)
+
+    def reward(self, grade: dict[str, Any], mode: str, data_source: str) -> float:
+        return mlab_grade.reward(grade, mode, self.task.lower_is_better)
+
+    def end_summary(self, grade: GradeLike, reward: float, reason: str | None) -> str:
+        assert isinstance(grade, mlab_grade.MLABGrade)
+        return mlab_grade.summary(grade, reward, reason)
+
+    # -- catalog ---------------------------------------------------------------------------
+
+    def data_status(self) -> str:
+        return mlab_data.status(self.task, self.cfg)
+
+    def problem(self) -> str | None:
+        if not (self.task.folder / "evaluate.py").is_file():
+            return f"{self.task.folder}/evaluate.py is missing"
+        return None
+
+    def prepare(
+        self,
+        *,
+        source: str | None = None,
+        from_path: Path | None = None,
+        seed: int = 0,
+        force: bool = False,
+        sandbox_kind: str | None = None,
+    ) -> str:
+        """``mle-gym prepare``: the real data (download, or ``from_path``), or the replica;
+        then the starter code's baseline on it (measured mode). Returns a summary."""
+        from mle_gym.families.mlagentbench import baseline
+        from mle_gym.sandbox import default_kind
+
+        cfg = self.cfg
+        if cfg.self_contained:
+            prepared = None
+            lines = [f"{self.task.env_id} is self-contained: no data to prepare"]
+        elif source == "replica" or (source is None and not cfg.real_source):
+            prepared = mlab_data.prepare_replica(self.task, seed, force=force)
+            lines = [f"prepared {self.task.env_id} ({prepared.variant}) in {prepared.root}"]
+        else:
+            prepared = mlab_data.prepare_real(self.task, cfg, from_path, force=force)
+            lines = [f"prepared {self.task.env_id} ({prepared.variant}) in {prepared.root}"]
+        if prepared is not None:
+            lines.append(f"  public files: {sorted(p.name for p in prepared.public.iterdir())}")
+        if cfg.baseline_mode == "measured":
+            try:
+                found = baseline.ensure(
+                    self.task,
+                    cfg,
+                    prepared,
+                    sandbox_kind=sandbox_kind or default_kind(),
+                    limits=self.task.limits,
+                )
+                lines.append(
+                    f"  baseline: {found.score:.6g} (runs {list(found.runs)}; {found.measured_by})"
+                )
+            except baseline.BaselineError as exc:
+                lines.append(f"  baseline not measured yet (it is measured at reset): {exc}")
+        else:
+            lines.append("  baseline: measured in every evaluation run (timing task)")
+        return "\n".join(lines)

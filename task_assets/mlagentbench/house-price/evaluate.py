@@ -1,0 +1,32 @@
+"""Hidden evaluator of MLAgentBench/house-price: mean absolute error of submission.csv
+(``Id,SalePrice``, one row per test home, aligned by ``Id``) against the private prices."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from mle_gym.families.mlagentbench import tabular
+from mle_gym.families.mlagentbench.evaluation import EvalJob, Evaluation
+
+SUBMISSION = tabular.spec("submission.csv", "Id", ["SalePrice"], "numeric")
+
+
+def _test_ids(public: Path) -> list[str]:
+    return pd.read_csv(public / "test.csv", usecols=["Id"], dtype=str)["Id"].tolist()
+
+
+def evaluate(job: EvalJob) -> Evaluation:
+    assert job.private is not None
+    answers = tabular.read_answers(job.private / "answers.csv", "Id")
+    predicted = tabular.read_predictions(job.outputs, SUBMISSION, answers["Id"].tolist())
+    truth = answers["SalePrice"].astype(float).to_numpy()
+    mae = float(np.mean(np.abs(predicted["SalePrice"].to_numpy() - truth)))
+    return Evaluation(score=mae, details={"rows": len(truth)})
+
+
+def check(outputs: Path, public: Path | None) -> str:
+    assert public is not None
+    return tabular.check_file(outputs, SUBMISSION, _test_ids(public))
