@@ -33,6 +33,7 @@ import functools
 import gc
 import json
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -370,6 +371,7 @@ def main() -> int:
     parser.add_argument("--backend", choices=["local", "docker"], default="local")
     parser.add_argument("--episodes", type=int, default=120)
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument("--keep", action="store_true", help="keep the scratch folder")
     args = parser.parse_args()
     scratch = Path(tempfile.mkdtemp(prefix="mle_gym-leak-check-"))
     os.environ.setdefault("MLE_GYM_HOME", str(scratch / "home"))
@@ -383,7 +385,13 @@ def main() -> int:
         if (i + 1) % 20 == 0:
             print(f"  {i + 1} episodes ({kind}); RSS {rss_mb():.1f} MB", file=sys.stderr)
 
-    report = run(args.backend, args.episodes, scratch / "workspaces", tmp_dir, on_episode=progress)
+    try:
+        report = run(
+            args.backend, args.episodes, scratch / "workspaces", tmp_dir, on_episode=progress
+        )
+    finally:
+        if not args.keep:
+            shutil.rmtree(scratch, ignore_errors=True)
     print(json.dumps(asdict(report), indent=2) if args.json else report.summary())
     return 1 if report.leftovers or report.fds_added else 0
 

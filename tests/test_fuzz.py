@@ -399,8 +399,8 @@ NASTY_ACTIONS: list[Any] = [
 
 @pytest.mark.slow
 def test_nasty_actions_regressions(make_env, tmp_path: Path) -> None:
-    """Each action here once made step() raise or fail internally; now each is an error
-    observation, and the turn and the trajectory line are valid UTF-8 JSON."""
+    """Actions that made step() raise or fail internally (with a few neighbours): each is
+    now an error observation, and the turn and the trajectory line are valid UTF-8 JSON."""
     traj = tmp_path / "nasty.jsonl"
     env = make_env(exec_timeout_s=5, max_episode_steps=10_000, trajectory_path=traj)
     env.reset(seed=0)
@@ -409,6 +409,41 @@ def test_nasty_actions_regressions(make_env, tmp_path: Path) -> None:
     alive(env)
     env.close()
     assert len(_check_jsonl(traj, at_least=0)) == 1 + len(NASTY_ACTIONS) + 2
+
+
+@pytest.mark.parametrize(
+    ("action", "message"),
+    [
+        (
+            {"tool": "read_file", "args": {"path": "a\udc80"}},
+            "argument 'path' is not valid Unicode",
+        ),
+        ({"tool": "python", "args": {"code": "'\ud800'"}}, "argument 'code' is not valid Unicode"),
+        ({"tool": "read_file", "args": {"path": "x", "start_line": 2**64}}, "out of range"),
+        ({"tool": "execute", "args": {"command": "true", "timeout": 10**400}}, "must be number"),
+        ({"name": "list_files", "arguments": '{"depth": 1' + "0" * 5000 + "}"}, "not usable JSON"),
+        ('{"tool": "list_files", "args": ' + "[" * 100_000, "nested too deeply"),
+        ({"tool": "list_files", "args": _deep(10_000, 1)}, "unexpected argument(s) 'a'"),
+        ({1: "x", "b": 2}, "object has no 'tool' or 'name' field (keys: ['1', 'b'])"),
+        ({"tool": "execute", "args": {"command": "echo " + "y" * 100_000}}, "the limit is 100,000"),
+    ],
+    ids=[
+        "surrogate-path",
+        "surrogate-code",
+        "int64",
+        "huge-float",
+        "long-int-json",
+        "deep-json",
+        "deep-args",
+        "int-key",
+        "long-command",
+    ],
+)
+def test_bad_input_gets_a_specific_error(make_env, action: Any, message: str) -> None:
+    env = make_env()
+    env.reset(seed=0)
+    obs, info = checked_step(env, action)
+    assert not info["ok"] and message in obs, obs[:300]
 
 
 def test_unknown_tool_error_is_bounded(make_env) -> None:
