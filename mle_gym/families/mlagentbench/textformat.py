@@ -15,8 +15,9 @@ Rules (what is tolerated, and what is an error with a message for the agent):
   A surrounding code fence (```` ```json ````) is removed;
 * the input is a JSON object; raw newlines and tabs inside strings are accepted
   (models write multi-line file contents that way); text after the closing brace
-  is ignored. A Python dict literal (single quotes) is accepted as a fallback.
-  Triple-quoted strings are not: they are reported as invalid JSON;
+  is ignored. When that fails, a Python dict literal is accepted (single quotes,
+  triple-quoted multi-line strings); anything else is an error quoting the JSON
+  parser's complaint and the expected usage;
 * the keys must be exactly the action's arguments (missing or unexpected ones are
   an error listing the expected usage); ``Final Answer`` accepts any input,
   including none or plain text;
@@ -180,8 +181,8 @@ class TextActionParser:
                 return {"final_answer": raw} if raw else {}
             raise ActionError(
                 f"The action input for {info.name} needs to be a valid JSON object ({exc}). "
-                "Strings must use double quotes, with newlines written as \\n or kept "
-                "inside the quotes; triple quotes are not JSON. Expected:\n" + usage_text(info)
+                "Strings must use double quotes (newlines may be written as \\n or kept "
+                "inside the quotes). Expected:\n" + usage_text(info)
             ) from None
         if not isinstance(value, dict):
             raise ActionError(f"The action input for {info.name} must be a JSON object")

@@ -285,10 +285,10 @@ def execute_script(ctx: ToolContext, script_name: str) -> ToolResult:
         "oom_killed": result.oom_killed,
         "output_bytes": result.output_bytes,
     }
-    if stderr is None:
+    if stderr is None:  # the streams could not be told apart: show everything
         shown = stdout
     elif result.exit_code != 0 or result.killed_reason or not stdout.strip():
-        shown = stderr if stderr.strip() else stdout
+        shown = stderr  # failed (or printed only to stderr): the error output, as MLAgentBench
     else:
         shown = stdout
     shown = truncate(shown.rstrip("\n"), ctx.max_observation_chars)
