@@ -27,6 +27,12 @@ over the task's finished seeds (stats.py):
     ``usage`` — sums of the numeric fields of the agents' usage records (token
     and request counts; fields measuring seconds are summed under ``timing.usage``).
 
+ML-Bench: rows of ML-Bench episodes carry ``example_id`` and ``passed``; when some
+example was run more than once, ``tasks[<task_id>]["pass_at_k"]`` and
+``overall["pass_at_k"]`` give the unbiased pass@k over examples (k = 1, 2, 5, 10... up
+to the fewest samples any example has), with ``examples`` and ``samples_per_example``;
+episodes that failed without a grade are not attributed to an example.
+
 Overall (``overall``): for the percentages, ``reward``, ``success_pct`` and
 ``leaderboard_percentile``, MLE-bench's protocol: for each seed the value over
 the tasks that have a (qualifying) finished episode with that seed, then mean
@@ -179,7 +185,32 @@ def episode_outcome(
             "usage": {k: v for k, v in usage.items() if "seconds" in k},
         },
     )
+    if g.get("benchmark") == "ML-Bench" and g.get("example_id") is not None:
+        row.update(example_id=g["example_id"], passed=bool(g.get("passed")))
     return row
+
+
+PASS_AT_KS = (1, 2, 5, 10, 20, 50, 100)
+
+
+def pass_at_k_stats(rows: Iterable[dict[str, Any]]) -> dict[str, Any] | None:
+    """Unbiased pass@k over the examples of ML-Bench rows (None when no example was run
+    more than once; keys are ``(env_id, example_id)``)."""
+    from mle_gym.mlbench.passk import pass_at_ks
+
+    outcomes: dict[tuple[str, Any], list[bool]] = {}
+    for r in rows:
+        if r.get("status") == "done" and r.get("example_id") is not None:
+            outcomes.setdefault((r["env_id"], r["example_id"]), []).append(bool(r["passed"]))
+    if not outcomes or max(len(v) for v in outcomes.values()) < 2:
+        return None
+    counts = [len(v) for v in outcomes.values()]
+    values = pass_at_ks(outcomes, PASS_AT_KS)
+    return {
+        "k": {str(k): round(v, 6) for k, v in values.items()},
+        "examples": len(outcomes),
+        "samples_per_example": {"min": min(counts), "max": max(counts)},
+    }
 
 
 def load_rows(run_dir: Path, config: RunConfig) -> list[dict[str, Any]]:
@@ -255,6 +286,9 @@ def _task_stats(info: TaskInfo, env_id: str, rows: list[dict[str, Any]]) -> dict
         out[metric] = mean_sem(_value(r, metric) for r in done if _qualifies(r, metric))
     out["score"] = mean_sem(r["score"] for r in done if r.get("score") is not None)
     out["reward"] = mean_sem(r["reward"] for r in done)
+    passk = pass_at_k_stats(done)
+    if passk is not None:
+        out["pass_at_k"] = passk
     out["steps"] = mean_sem(r["steps"] for r in done)
     out["usage"] = _sum_usage(done)
     seconds = [r["timing"]["seconds"] for r in done if r["timing"].get("seconds") is not None]
@@ -293,6 +327,9 @@ def aggregate(config: RunConfig, rows: list[dict[str, Any]]) -> dict[str, Any]:
     ):
         overall[metric] = _across_seeds(done, config.seeds, metric)
     overall["steps"] = mean_sem(r["steps"] for r in done)
+    passk = pass_at_k_stats(done)
+    if passk is not None:
+        overall["pass_at_k"] = passk
     usage = _sum_usage(done)
     overall["usage"] = {
         "total": usage,
@@ -382,6 +419,14 @@ def render_markdown(report: dict[str, Any]) -> str:
     lines.append(
         f"| mean reward | {fmt(reward, 4)} | {reward.get('n', 0)} |",
     )
+    if overall.get("pass_at_k"):
+        pk = overall["pass_at_k"]
+        spe = pk["samples_per_example"]
+        lines.append(
+            "| pass@k (ML-Bench, unbiased) | "
+            + ", ".join(f"pass@{k} {v:.4f}" for k, v in pk["k"].items())
+            + f" | {pk['examples']} examples x {spe['min']}-{spe['max']} samples |"
+        )
     lines += [
         "",
         f"Steps per episode: {fmt(overall['steps'])}; episode time: "
