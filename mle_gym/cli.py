@@ -9,6 +9,7 @@
     mle-gym export RUN_DIR --format chat-jsonl [--out FILE]
     mle-gym eval [TASK ...] [--split S] [--seeds N] [--agent A] --out RUN_DIR [--resume] ...
     mle-gym report RUN_DIR
+    mle-gym bench [--tiny] [--backends local,docker] [--only FAMILIES] [--out FILE.json] ...
 
 Exit status: 0 on success, 1 when the command ran but failed (e.g. an invalid
 submission for ``grade``), 2 on bad usage or setup errors, which are printed as
@@ -279,6 +280,12 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0 if n else 1
 
 
+def cmd_bench(args: argparse.Namespace) -> int:
+    from mle_gym.bench.cli import cmd_bench as run_bench_command
+
+    return run_bench_command(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="mle-gym", description=__doc__.split("\n\n")[0])
     parser.add_argument("--debug", action="store_true", help="show tracebacks and debug logs")
@@ -373,6 +380,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--data", default="auto", choices=["auto", "kaggle", "replica", "bundled"])
     p.add_argument("--seed", type=int, default=0, help="replica seed (default 0)")
     p.set_defaults(func=cmd_grade)
+
+    from mle_gym.bench import cli as bench_cli
+
+    p = sub.add_parser("bench", help=bench_cli.HELP, description=bench_cli.DESCRIPTION)
+    bench_cli.add_arguments(p)
+    p.set_defaults(func=cmd_bench)
 
     from mle_gym.evaluation.cli import register as register_evaluation
 
