@@ -38,7 +38,6 @@ from __future__ import annotations
 import logging
 import random
 import shlex
-import shutil
 import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -56,6 +55,8 @@ from mle_gym.mlbench.workspace import (
     changed_code,
     code_fingerprint,
     copy_repository,
+    remove_path,
+    write_new_file,
 )
 from mle_gym.tasks import Limits, TaskError, TaskSpec
 from mle_gym.tools.fs import FsError
@@ -365,14 +366,11 @@ class MLBenchFamily(TaskFamily):
         with tempfile.TemporaryDirectory(prefix="grading-", dir=episode.episode_dir) as tmp:
             tree = Path(tmp) / "repo"
             build_grading_tree(checkout.path, episode.workspace, tree)
-            task_dir = tree / example.path
-            (task_dir / example.submission_file).write_text(text, encoding="utf-8")
+            task_dir = tree / example.path  # real folders: they come from the checkout
+            # links the agent planted are removed, never followed on the host
+            write_new_file(task_dir, example.submission_file, text)
             for artifact in example.artifacts:  # must come from the graded run itself
-                target = task_dir / artifact
-                if target.is_symlink() or target.is_file():
-                    target.unlink()
-                elif target.is_dir():
-                    shutil.rmtree(target)
+                remove_path(task_dir, artifact)
             sandbox = episode.fresh_sandbox(tree)
             try:
                 result = grade(

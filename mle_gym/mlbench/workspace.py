@@ -19,10 +19,13 @@ inside the grading sandbox.
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import shutil
 import stat
 from pathlib import Path
+
+log = logging.getLogger(__name__)
 
 SKIP_DIRS = frozenset({".git", "__pycache__"})
 CODE_SUFFIXES = (".py", ".sh")
@@ -69,18 +72,63 @@ def build_grading_tree(repo: Path, workspace: Path, dest: Path) -> list[str]:
         if os.path.lexists(repo / rel) or rel.endswith(".pyc"):
             continue
         target = dest / rel
-        if stat.S_ISDIR(st.st_mode):
-            target.mkdir(parents=True, exist_ok=True)
-        elif stat.S_ISLNK(st.st_mode):
-            target.parent.mkdir(parents=True, exist_ok=True)
-            if not os.path.lexists(target):
-                os.symlink(os.readlink(workspace / rel), target)
-            added.append(rel)
-        elif stat.S_ISREG(st.st_mode):
-            target.parent.mkdir(parents=True, exist_ok=True)
-            _copy_regular(workspace / rel, target)
-            added.append(rel)
+        try:
+            if _link_on_the_way(dest, rel):
+                continue  # under a link the agent made: the link itself is copied
+            if stat.S_ISDIR(st.st_mode):
+                target.mkdir(parents=True, exist_ok=True)
+            elif stat.S_ISLNK(st.st_mode):
+                target.parent.mkdir(parents=True, exist_ok=True)
+                if not os.path.lexists(target):
+                    os.symlink(os.readlink(workspace / rel), target)
+                added.append(rel)
+            elif stat.S_ISREG(st.st_mode):
+                target.parent.mkdir(parents=True, exist_ok=True)
+                _copy_regular(workspace / rel, target)
+                added.append(rel)
+        except OSError as exc:  # unreadable, or clashes with the repository's layout
+            log.info("not copied to the grading tree: %s (%s)", rel, exc)
     return added
+
+
+def _link_on_the_way(root: Path, rel: str) -> bool:
+    """Whether a parent folder of ``root/rel`` (below ``root``) is a symbolic link."""
+    cur = root
+    for part in Path(rel).parts[:-1]:
+        cur = cur / part
+        if cur.is_symlink():
+            return True
+    return False
+
+
+def remove_path(root: Path, rel: str) -> None:
+    """Delete ``root/rel`` without following links: if a folder on the way is a link, the
+    link is removed (what it points to is never touched); a folder is removed whole."""
+    cur = root
+    parts = Path(rel).parts
+    for part in parts[:-1]:
+        cur = cur / part
+        if cur.is_symlink():
+            cur.unlink()
+            return
+        if not cur.is_dir():
+            return
+    target = cur / parts[-1]
+    if target.is_symlink() or (target.exists() and not target.is_dir()):
+        target.unlink()
+    elif target.is_dir():
+        shutil.rmtree(target)
+
+
+def write_new_file(root: Path, rel: str, text: str) -> None:
+    """Write ``root/rel`` as a new regular file, replacing whatever is there (a link is
+    removed, not followed). The parent folders must be real folders under ``root``."""
+    if _link_on_the_way(root, rel):
+        raise OSError(f"a folder on the way to {rel} is a symbolic link")
+    remove_path(root, rel)
+    fd = os.open(root / rel, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text)
 
 
 def _copy_regular(src: Path, dest: Path) -> None:

@@ -168,6 +168,28 @@ def test_grading_uses_the_original_repository_and_fresh_artifacts(make) -> None:
     assert not info["grade"]["passed"]
 
 
+def test_links_planted_by_the_agent_never_reach_host_files(make, tmp_path) -> None:
+    victim = tmp_path / "victim" / "wine_random_forest"
+    victim.mkdir(parents=True)
+    (victim / "model.pkl").write_text("host file")
+    good = "python train.py --dataset wine --model random_forest --n-estimators 50\n"
+    env = make("MLBench/tabkit-v0")
+    info = solve(
+        env,
+        1,
+        [
+            # the artifact's folder is a link to a host folder holding a file of that name
+            call("execute", command=f"ln -s {tmp_path / 'victim'} runs"),
+            # the submission is a link that resolves inside the sandbox
+            call("write_file", path="real.sh", content=good),
+            call("execute", command="ln -s /workspace/examples/classification/real.sh run.sh"),
+        ],
+    )
+    assert info["grade"]["passed"], info["grade"]
+    assert info["grade"]["submission"] == good
+    assert (victim / "model.pkl").read_text() == "host file"
+
+
 def test_missing_submission_and_validation(make) -> None:
     env = make("MLBench/clusterlab-v0")
     env.reset(options={"example_id": 25})
