@@ -72,7 +72,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def config_from_args(args: argparse.Namespace) -> Any:
     """The :class:`BenchConfig` the command line asks for."""
-    from mle_gym.bench.context import BenchConfig
+    from mle_gym.bench.context import FAMILIES, BenchConfig
 
     fields = {
         "backends": args.backends,
@@ -94,6 +94,9 @@ def config_from_args(args: argparse.Namespace) -> Any:
     for name in (*counts, "rss_envs", "rss_repeats"):
         if name in given and given[name] < 1:
             raise ValueError(f"--{name.replace('_', '-')} must be at least 1")
+    unknown = sorted(set(given.get("families", ())) - set(FAMILIES))
+    if unknown:
+        raise ValueError(f"unknown bench families {unknown}; choose from {', '.join(FAMILIES)}")
     return BenchConfig.tiny(**given) if args.tiny else BenchConfig(**given)
 
 

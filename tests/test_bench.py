@@ -1,0 +1,176 @@
+"""`mle-gym bench` at tiny sizes on each backend: the CI smoke run of the benchmark suite.
+
+The bench is run for real (real sandboxes, generated data) through the command
+line; the tests check the JSON document's structure and that every figure is a
+positive number. No speed threshold is asserted: the targets are reported, not
+tested.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mle_gym.bench import SCHEMA, BenchConfig, Figure
+from mle_gym.bench.timing import interleaved, median_ratio
+from mle_gym.cli import main
+
+FILE_TOOLS = ("read_file", "write_file", "list_files", "edit_file")
+
+
+@pytest.fixture(scope="module")
+def bench_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """One tiny bench per backend, run lazily and shared by this module's tests."""
+    return {}
+
+
+def _run(backend: str, runs: dict[str, Any], root: Path, capsys: pytest.CaptureFixture[str]):
+    if backend not in runs:
+        out = root / f"bench-{backend}.json"
+        before = dict(os.environ)
+        code = main(["bench", "--tiny", "--backends", backend, "--out", str(out)])
+        table = capsys.readouterr().out
+        runs[backend] = (code, json.loads(out.read_text()), table, before == dict(os.environ))
+    return runs[backend]
+
+
+@pytest.fixture
+def run(backend: str, bench_runs, tmp_path_factory, capsys):
+    return _run(backend, bench_runs, tmp_path_factory.getbasetemp(), capsys)
+
+
+def _positive(value: Any) -> bool:
+    return isinstance(value, int | float) and math.isfinite(value) and value > 0
+
+
+def test_tiny_bench_completes_and_writes_the_document(backend: str, run) -> None:
+    code, doc, table, env_restored = run
+    assert code == 0, doc["errors"]
+    assert doc["errors"] == []
+    assert doc["schema"] == SCHEMA
+    assert env_restored, "the bench must restore MLE_GYM_HOME / MLE_GYM_TASKS_PATH"
+    machine = doc["machine"]
+    for key in ("cpu_count", "ram_gib", "kernel", "python", "pandas", "load_average_start"):
+        assert machine.get(key), key
+    assert _positive(machine["cpu_count"]) and _positive(machine["ram_gib"])
+    if backend == "docker":
+        assert machine["docker"]
+    assert doc["config"]["backends"] == [backend]
+    assert doc["config"]["argv"]
+    assert _positive(doc["duration_s"])
+    assert "| measurement |" in table and "JSON:" in table
+
+
+def test_every_figure_is_a_positive_number(backend: str, run) -> None:
+    _, doc, table, _ = run
+    figures = doc["figures"]
+    keys = [f["key"] for f in figures]
+    assert len(keys) == len(set(keys))
+    for f in figures:
+        assert _positive(f["value"]), f
+        assert isinstance(f["samples"], int) and f["samples"] >= 1, f
+        assert f["unit"] in ("ms", "episodes/min", "MB"), f
+        if f["baseline"] is not None:
+            assert _positive(f["baseline"]) and _positive(f["ratio"]), f
+            assert f["baseline_label"], f
+        assert f["backend"] in (backend, None), f
+        assert f["label"] in table
+
+
+def test_every_family_is_measured(backend: str, run) -> None:
+    _, doc, _, _ = run
+    keys = {f["key"] for f in doc["figures"]}
+    expected = {f"file_tools.{t}.{backend}" for t in FILE_TOOLS}
+    expected |= {f"execute.true.{backend}", f"execute.python_pass.{backend}"}
+    expected |= {f"python_tool.warm_groupby.{backend}", f"memory.host_rss_per_env.{backend}"}
+    expected |= {f"episodes.parallel{n}.{backend}" for n in (1, 2)}
+    expected |= {f"grading.{m}.{k}" for m in ("accuracy", "rmse") for k in ("cold", "warm")}
+    if backend == "docker":
+        expected.add("execute.true_vs_docker_sdk.docker")
+    assert expected <= keys, sorted(expected - keys)
+    resets = [f for f in doc["figures"] if f["family"] == "reset" and f["backend"] == backend]
+    assert len(resets) == 3
+    assert len({f["extra"]["data_bytes"] for f in resets}) == 3  # three real data sizes
+    for f in doc["figures"]:
+        if f["family"] in ("file_tools", "execute", "python_tool"):
+            assert f["baseline"] is not None, f["key"]  # measured side by side
+        if f["family"] == "episodes":
+            assert f["extra"]["episodes"] >= 1 and not f["notes"], f  # valid submissions
+
+
+def test_targets_are_reported_not_asserted(backend: str, run) -> None:
+    _, doc, _, _ = run
+    targets = {t["key"]: t for t in doc["targets"]}
+    expected = {
+        f"file_tool_overhead.{backend}",
+        f"python_warm_speedup.{backend}",
+        f"reset_data_size.{backend}",
+        f"host_rss_per_env.{backend}",
+        "grading_accuracy",
+        "grading_rmse",
+    }
+    expected.add("local_python_pass_ratio" if backend == "local" else "docker_exec_ratio")
+    assert expected <= set(targets), sorted(expected - set(targets))
+    figure_keys = {f["key"] for f in doc["figures"]}
+    for t in targets.values():
+        assert isinstance(t["holds"], bool)
+        assert t["comparison"] in ("<=", ">=") and _positive(t["limit"])
+        assert isinstance(t["value"], int | float) and math.isfinite(t["value"])
+        assert set(t["figures"]) <= figure_keys
+
+
+def test_interleaving_rotates_the_order() -> None:
+    calls: list[str] = []
+    samples = interleaved(
+        {"a": lambda: calls.append("a"), "b": lambda: calls.append("b")}, 3, warmup=1
+    )
+    assert calls == ["a", "b", "b", "a", "a", "b", "b", "a"]
+    assert [len(v) for v in samples.values()] == [3, 3]
+    assert median_ratio([2.0, 4.0, 9.0], [1.0, 2.0, 3.0]) == 2.0
+
+
+def test_figures_must_be_positive() -> None:
+    with pytest.raises(ValueError, match="positive"):
+        Figure(key="k", family="f", label="l", unit="ms", value=0.0, samples=1)
+    with pytest.raises(ValueError, match="positive"):
+        Figure(key="k", family="f", label="l", unit="ms", value=1.0, samples=1, ratio=math.nan)
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["--only", "nonsense"], "unknown bench families ['nonsense']"),
+        (["--repeats", "0"], "--repeats must be at least 1"),
+        (["--backends", "nowhere"], "unknown sandbox 'nowhere'"),
+    ],
+)
+def test_bad_options_are_clear_errors(
+    argv: list[str], says: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "never.json"
+    assert main(["bench", "--tiny", *argv, "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("mle-gym: error:") and says in err
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("argv", [["--sizes-mb", "1,abc"], ["--parallel", "1.5"]])
+def test_malformed_lists_are_usage_errors(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["bench", *argv])
+    assert exc.value.code == 2
+    assert "expected" in capsys.readouterr().err
+
+
+def test_tiny_config_differs_only_in_size() -> None:
+    tiny, full = BenchConfig.tiny(), BenchConfig()
+    assert tiny.families == full.families and tiny.backends == full.backends
+    assert tiny.grading_rows < full.grading_rows and max(tiny.parallel) < max(full.parallel)
+    assert BenchConfig.tiny(repeats=9).repeats == 9
