@@ -140,9 +140,12 @@ class RepoResolver:
             return RepoCheckout(url, name, local, "local")
         if self._local_root is not None:
             candidate = self._local_root / name
+            if not candidate.is_dir():  # e.g. ML-Bench's repos/if for github.com/deep-floyd/IF
+                folded = [p for p in self._local_root.iterdir() if p.name.lower() == name.lower()]
+                candidate = folded[0] if len(folded) == 1 and folded[0].is_dir() else candidate
             if candidate.is_dir():
                 return RepoCheckout(url, name, candidate, "local")
-            tried.append(f"no folder {candidate}")
+            tried.append(f"no folder {self._local_root / name}")
         else:
             tried.append("no local checkout given (repos=...)")
         commit = self.pin(url)

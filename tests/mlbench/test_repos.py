@@ -53,6 +53,8 @@ def test_local_checkouts_by_name_url_or_folder(tmp_path: Path) -> None:
     assert by_url.resolve(URL).path == tmp_path / "repos" / "toyrepo"
     by_folder = RepoResolver(tmp_path / "repos", clone=False)
     assert by_folder.resolve(URL + ".git").path == tmp_path / "repos" / "toyrepo"
+    (tmp_path / "repos" / "if").mkdir()  # ML-Bench's folder name for deep-floyd/IF
+    assert by_folder.resolve("https://github.com/deep-floyd/IF").path.name == "if"
     with pytest.raises(RepoUnavailable, match=r"local checkout given for toyrepo .* does not"):
         RepoResolver({"toyrepo": tmp_path / "missing"}).resolve(URL)
     with pytest.raises(RepoUnavailable, match=r"repositories folder .* does not exist"):
