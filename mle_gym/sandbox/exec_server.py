@@ -25,9 +25,12 @@ nothing the command started outlives it. ``SIGUSR1`` from the host (a timeout
 or an output flood) does the same kill while the command still runs.
 
 As PID 1 of its namespace the server cannot be killed or stopped from inside
-the sandbox; it also makes itself non-dumpable, so the agent (same uid) cannot
-ptrace it or read its memory. When the host closes the socket the server exits
-and the kernel kills whatever is left in the namespace.
+the sandbox (the kernel drops every signal PID 1 has no handler for); it also
+makes itself non-dumpable, so the agent (same uid) cannot ptrace it or read its
+memory. Its one handler, ``SIGUSR1``, can be triggered by the agent too: that
+only kills the agent's own processes, which ``kill -9 -1`` does anyway. When the
+host closes the socket the server exits and the kernel kills whatever is left in
+the namespace.
 """
 
 import contextlib
@@ -157,7 +160,8 @@ def main():
     os.dup2(devnull, 0)
     _harden()
     signal.signal(signal.SIGUSR1, _kill_others)
-    signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+    for sig in (signal.SIGPIPE, signal.SIGINT):  # Python's own handlers: none for PID 1
+        signal.signal(sig, signal.SIG_IGN)
     _send(sock, {"ready": True})
     while True:
         received = _recv_request(sock)
