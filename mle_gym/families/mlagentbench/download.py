@@ -119,3 +119,39 @@ def stage_from(path: Path) -> tuple[Path, tempfile.TemporaryDirectory[str] | Non
     except OSError:
         shutil.copyfile(path, target)
     return Path(tmp.name), tmp
+
+
+def fetch_hf_files(
+    repo_id: str,
+    filenames: list[str],
+    dest: Path,
+    *,
+    task: str,
+    repo_type: str = "dataset",
+) -> list[Path]:
+    """Download files of a Hugging Face Hub repository into ``dest`` (keeping their
+    relative paths); DownloadError naming the first one that fails."""
+    out = []
+    for name in filenames:
+        url = huggingface_url(repo_id, name, repo_type=repo_type)
+        out.append(fetch_url(url, dest / name, task=task, what=f"{repo_id}/{name}"))
+    return out
+
+
+def check_safetensors(path: Path) -> dict:
+    """The header of a .safetensors file (8-byte little-endian length + JSON); ValueError
+    if the file is not in that format (e.g. an HTML error page saved by a proxy)."""
+    import json
+    import struct
+
+    with open(path, "rb") as handle:
+        raw = handle.read(8)
+        if len(raw) != 8:
+            raise ValueError(f"{path.name}: too short for a safetensors file")
+        (length,) = struct.unpack("<Q", raw)
+        if length > 100 * 2**20:
+            raise ValueError(f"{path.name}: implausible safetensors header size {length}")
+        header = json.loads(handle.read(length))
+    if not isinstance(header, dict):
+        raise ValueError(f"{path.name}: safetensors header is not a JSON object")
+    return header

@@ -1,0 +1,30 @@
+"""Hidden evaluator of MLAgentBench/cifar10: accuracy of the arg-max class of
+submission.csv (``idx,0,1,...,9``: one row per test image, its class probabilities or
+scores) against the private test labels, aligned by ``idx``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from mle_gym.families.mlagentbench import tabular
+from mle_gym.families.mlagentbench.evaluation import EvalJob, Evaluation
+
+CLASSES = [str(i) for i in range(10)]
+SUBMISSION = tabular.spec("submission.csv", "idx", CLASSES, "numeric")
+
+
+def evaluate(job: EvalJob) -> Evaluation:
+    assert job.private is not None
+    answers = tabular.read_answers(job.private / "test_labels.csv", "idx")
+    predicted = tabular.read_predictions(job.outputs, SUBMISSION, answers["idx"].tolist())
+    guess = predicted[CLASSES].to_numpy(dtype=float).argmax(axis=1)
+    truth = answers["label"].astype(int).to_numpy()
+    return Evaluation(score=float(np.mean(guess == truth)), details={"images": len(truth)})
+
+
+def check(outputs: Path, public: Path | None) -> str:
+    assert public is not None
+    count = np.load(public / "test_images.npy", mmap_mode="r").shape[0]
+    return tabular.check_file(outputs, SUBMISSION, [str(i) for i in range(count)])
