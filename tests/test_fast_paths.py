@@ -15,6 +15,9 @@ from __future__ import annotations
 import csv
 import io
 import os
+import subprocess
+import sys
+import threading
 import time
 from pathlib import Path
 
@@ -26,6 +29,7 @@ from mle_gym.grading import grader as grader_module
 from mle_gym.grading.csvread import read_table
 from mle_gym.sandbox import SandboxLimits, make_sandbox
 from mle_gym.sandbox.base import Sandbox
+from mle_gym.sandbox.kernel import PythonKernel
 from mle_gym.tasks import SubmissionSpec, TaskSpec
 
 # -- the local sandbox's command server ------------------------------------------------------
@@ -97,6 +101,85 @@ def test_a_dead_sandbox_is_replaced(local: Sandbox) -> None:
     time.sleep(0.2)
     assert out(local, "echo back") == "back\n"
     assert out(local, "ls /tmp") == ""  # a new sandbox, with a new /tmp
+
+
+def _live_pids_of_uid(uid: int) -> list[int]:
+    """Processes of ``uid`` that are not zombies (a zombie holds nothing but its pid)."""
+    pids = []
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                if entry.stat().st_uid != uid:
+                    continue
+                state = Path(f"/proc/{entry.name}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            except (OSError, IndexError):
+                continue
+            if state != "Z":
+                pids.append(int(entry.name))
+    return pids
+
+
+HOST = """
+import sys
+from pathlib import Path
+from mle_gym.sandbox import SandboxLimits, make_sandbox
+sb = make_sandbox("local", Path(sys.argv[1]), None, SandboxLimits())
+print(sb.uid, flush=True)
+sb.exec("sleep 987", 600)
+"""
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs a sandbox uid of its own (root)")
+def test_the_sandbox_dies_with_the_host_even_mid_command(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    host = subprocess.Popen([sys.executable, "-c", HOST, str(ws)], stdout=subprocess.PIPE, env=env)
+    assert host.stdout is not None
+    uid = int(host.stdout.readline())
+    deadline = time.monotonic() + 30
+    while not any(_comm(p) == "sleep" for p in _live_pids_of_uid(uid)):
+        assert time.monotonic() < deadline, "the sandboxed sleep never started"
+        time.sleep(0.1)
+    host.kill()
+    host.wait()
+    deadline = time.monotonic() + 5
+    while _live_pids_of_uid(uid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _live_pids_of_uid(uid) == []
+
+
+def _comm(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/comm").read_text().strip()
+    except OSError:
+        return ""
+
+
+def test_sandboxes_outlive_the_thread_that_started_them(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    (ws / "data").mkdir(parents=True)
+    made: list[Sandbox] = []
+    kernels: list[PythonKernel] = []
+
+    def start() -> None:
+        sb = make_sandbox("local", ws, None, SandboxLimits(memory_mb=768, pids=64))
+        made.append(sb)
+        sb.exec("echo kept > /tmp/note", 30)
+        kernels.append(PythonKernel(sb, 768))
+        assert kernels[0].run("x = 41", 30).status == "ok"
+
+    worker = threading.Thread(target=start)
+    worker.start()
+    worker.join()  # the thread that forked both sandboxes is gone
+    time.sleep(0.3)
+    try:
+        assert out(made[0], "cat /tmp/note") == "kept\n"
+        cell = kernels[0].run("x + 1", 30)
+        assert cell.status == "ok" and cell.result == "42" and not cell.restarted
+    finally:
+        kernels[0].close()
+        made[0].close()
 
 
 def test_commands_that_cannot_be_run_say_why(local: Sandbox) -> None:

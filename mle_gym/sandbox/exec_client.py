@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mle_gym.sandbox import spawner
 from mle_gym.sandbox.process import OutputCapture, kill_group
 
 SERVER_SOURCE = Path(__file__).with_name("exec_server.py").read_text(encoding="utf-8")
@@ -84,7 +85,7 @@ class ExecServer:
         self._info_r = info_r
         try:
             with open(log_path, "ab") as log:
-                self.proc = subprocess.Popen(
+                self.proc = spawner.popen(
                     argv_for(info_w),
                     stdin=server_end.fileno(),
                     stdout=subprocess.DEVNULL,

@@ -28,15 +28,19 @@ As PID 1 of its namespace the server cannot be killed or stopped from inside
 the sandbox (the kernel drops every signal PID 1 has no handler for); it also
 makes itself non-dumpable, so the agent (same uid) cannot ptrace it or read its
 memory. Its one handler, ``SIGUSR1``, can be triggered by the agent too: that
-only kills the agent's own processes, which ``kill -9 -1`` does anyway. When the
-host closes the socket the server exits and the kernel kills whatever is left in
-the namespace.
+only kills the agent's own processes, which ``kill -9 -1`` does anyway.
+
+Nothing outlives the host process: when the host's end of the socket closes
+(the host died), the server kills everything and exits, whether idle or waiting
+for a command, and the kernel tears the namespace down; it also dies with bwrap
+(parent-death signal).
 """
 
 import contextlib
 import json
 import os
 import resource
+import select
 import signal
 import socket
 import struct
@@ -45,7 +49,8 @@ NAME = b"mle-gym-exec"
 
 
 def _harden():
-    """Rename the process (what ``ps`` shows) and forbid ptrace by the agent's uid."""
+    """Rename the process (what ``ps`` shows), forbid ptrace by the agent's uid, and die
+    with bwrap (dropping privileges cleared the parent-death signal bwrap had set)."""
     with contextlib.suppress(OSError), open("/proc/self/comm", "wb") as f:
         f.write(NAME)
     try:
@@ -54,8 +59,10 @@ def _harden():
         libc = ctypes.CDLL(None, use_errno=True)
         if libc.prctl(4, 0, 0, 0, 0) != 0:  # PR_SET_DUMPABLE = 4
             raise OSError(ctypes.get_errno(), "prctl(PR_SET_DUMPABLE) failed")
+        if libc.prctl(1, signal.SIGKILL, 0, 0, 0) != 0:  # PR_SET_PDEATHSIG = 1
+            raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG) failed")
     except Exception as exc:  # no ctypes in this runtime: still isolated, only less hardened
-        os.write(2, f"mle-gym-exec: could not make the server non-dumpable: {exc}\n".encode())
+        os.write(2, f"mle-gym-exec: could not harden the server: {exc}\n".encode())
 
 
 def _send(sock, obj):
@@ -120,7 +127,8 @@ def _child(command, cpu_time_s, out_fd, devnull):
         os.dup2(devnull, 0)
         os.dup2(out_fd, 1)
         os.dup2(out_fd, 2)
-        for sig in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGUSR1, signal.SIGINT):
+        signal.set_wakeup_fd(-1)
+        for sig in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGUSR1, signal.SIGINT, signal.SIGCHLD):
             signal.signal(sig, signal.SIG_DFL)
         if cpu_time_s > 0:
             resource.setrlimit(resource.RLIMIT_CPU, (cpu_time_s, cpu_time_s + 2))
@@ -131,7 +139,41 @@ def _child(command, cpu_time_s, out_fd, devnull):
     os._exit(127)
 
 
-def _run(request, command, out_fd, devnull):
+def _wait(pid, sock, wake):
+    """The wait status of ``pid`` (None if it cannot be had), reaping orphans meanwhile.
+    If the host goes away (its end of the socket closes), kill everything and exit:
+    nothing may outlive the host process."""
+    watched = [sock, wake]
+    status = None
+    while True:
+        while True:
+            try:
+                reaped, st = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return status
+            if reaped == 0:
+                break
+            if reaped == pid:
+                status = st
+        if status is not None:
+            return status
+        ready, _, _ = select.select(watched, [], [], 1.0)
+        if wake in ready:
+            with contextlib.suppress(BlockingIOError):
+                while os.read(wake, 512):
+                    pass
+        if sock in ready:
+            try:
+                pending = sock.recv(1, socket.MSG_PEEK)
+            except OSError:
+                pending = b""
+            if not pending:
+                _kill_others()
+                os._exit(0)
+            watched.remove(sock)  # the host never writes while a command runs
+
+
+def _run(request, command, out_fd, devnull, sock, wake):
     """Run one command to its end, sweep, and return its exit status."""
     if out_fd is None:
         out_fd = os.open("/dev/null", os.O_WRONLY | os.O_CLOEXEC)
@@ -139,14 +181,7 @@ def _run(request, command, out_fd, devnull):
     if pid == 0:
         _child(command, int(request.get("cpu_time_s") or 0), out_fd, devnull)
     os.close(out_fd)
-    status = None
-    while status is None:
-        try:
-            reaped, st = os.waitpid(-1, 0)
-        except ChildProcessError:
-            break
-        if reaped == pid:
-            status = st
+    status = _wait(pid, sock, wake)
     _sweep()
     if status is None:
         return 128 + signal.SIGKILL
@@ -162,13 +197,18 @@ def main():
     signal.signal(signal.SIGUSR1, _kill_others)
     for sig in (signal.SIGPIPE, signal.SIGINT):  # Python's own handlers: none for PID 1
         signal.signal(sig, signal.SIG_IGN)
+    wake, wake_w = os.pipe()
+    os.set_blocking(wake, False)
+    os.set_blocking(wake_w, False)
+    signal.set_wakeup_fd(wake_w)  # a child's end (SIGCHLD) wakes the wait loop
+    signal.signal(signal.SIGCHLD, lambda *_: None)
     _send(sock, {"ready": True})
     while True:
         received = _recv_request(sock)
         if received is None:
             return
         request, command, out_fd = received
-        _send(sock, {"returncode": _run(request, command, out_fd, devnull)})
+        _send(sock, {"returncode": _run(request, command, out_fd, devnull, sock, wake)})
 
 
 if __name__ == "__main__":

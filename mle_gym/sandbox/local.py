@@ -40,7 +40,7 @@ import threading
 import uuid
 from pathlib import Path
 
-from mle_gym.sandbox import cgroups
+from mle_gym.sandbox import cgroups, spawner
 from mle_gym.sandbox.base import (
     DATA_DIR,
     WORKSPACE,
@@ -353,7 +353,7 @@ class LocalSandbox(Sandbox):
         if self.closed:
             raise SandboxError("sandbox is closed")
         self._ensure_mountpoint()
-        proc = subprocess.Popen(
+        proc = spawner.popen(
             self._argv(list(argv), cpu_limit=False),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
