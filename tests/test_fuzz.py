@@ -479,6 +479,89 @@ def test_step_never_raises_on_arbitrary_actions(make_env, backend: str, tmp_path
     _check_jsonl(traj, at_least=count["examples"])
 
 
+# -- the MLAgentBench text action format ----------------------------------------------------------
+
+MLAB_SAFE_PATHS = [".", "data", "hello.py", "train.py", "notes.txt", "new/dir/f.txt", "../..", "/"]
+MLAB_SAFE_CODE = ["1 + 1", "print('hi')", "import os; os.listdir('.')", "raise ValueError('x')"]
+
+
+@st.composite
+def mlab_actions(draw: st.DrawFn) -> Any:
+    """MLAgentBench ``Action:``/``Action Input:`` text (names and argument names from the
+    toolset's own table), broken variants of it, and every other action form. Scripts
+    that can run are only ``hello.py`` (a print) or missing files; REPL code is harmless."""
+    from mle_gym.families.mlagentbench.toolset import ACTIONS
+
+    usage = {name: [p.name for p in spec.params] for name, spec in ACTIONS}
+    usage.pop("Final Answer")  # ends the episode with a full evaluation: too slow here
+    name = draw(st.sampled_from([*usage, "Bogus", "list_files", "PYTHON repl"]))
+    strs = st.one_of(st.sampled_from(MLAB_SAFE_PATHS), any_text)
+    if name in usage and draw(st.sampled_from([True, True, True, False])):
+        args: dict[str, Any] = {k: draw(st.one_of(strs, strs, numbers)) for k in usage[name]}
+    else:
+        args = draw(st.dictionaries(st.sampled_from(["file_name", "dir_path", "x"]), json_like))
+    if "script_name" in args and name != "Inspect Script Lines":
+        args["script_name"] = draw(st.sampled_from(["hello.py", "nope.py", "data", "../x.py"]))
+    if "command" in args:
+        args["command"] = draw(st.sampled_from(MLAB_SAFE_CODE))
+    try:
+        body = json.dumps(args, ensure_ascii=draw(st.booleans()))
+    except (TypeError, ValueError):
+        body = repr(args)
+    form = draw(st.sampled_from([0, 0, 0, 1, 2, 3, 4, 5]))
+    if form == 0:
+        return f"Action: {name}\nAction Input: {body}"
+    if form == 1:
+        return (
+            f"Thought: hmm\n**Action:** {name}\nAction Input: ```json\n{body}\n```\nObservation: x"
+        )
+    if form == 2:
+        return f"Action: {name}\nAction Input: {body[: draw(st.integers(0, len(body)))]}"
+    if form == 3:
+        return f"Action: {name}\nAction Input: {draw(any_text)}\nAction: {name}"
+    if form == 4:
+        return f"Action: {name}\nAction Input: {draw(any_text)}"
+    other = draw(actions())  # mle_gym's own forms are read too, with either tool spelling
+    tool_names = ("execute", "python", "submit", "Execute_Script", "Python_REPL", "Final_Answer")
+    if isinstance(other, dict) and other.get("tool") in tool_names:
+        return {"tool": "list_files", "args": {}}
+    return other if not isinstance(other, dict) or "tool_calls" not in other else body
+
+
+@pytest.mark.slow
+@pytest.mark.only_backend("local")
+def test_mlagentbench_text_actions_never_break_step(backend: str) -> None:
+    """The same properties for the MLAgentBench toolset's text format (an offline task)."""
+    import gymnasium as gym
+
+    env = gym.make(
+        "MLAgentBench/house-price-v0",
+        toolset="mlagentbench",
+        sandbox=backend,
+        max_episode_steps=100_000,
+    )
+    try:
+        env.reset(seed=0)
+        obs, info = checked_step(
+            env,
+            'Action: Write File\nAction Input: {"file_name": "hello.py", "content": "print(1)"}',
+        )
+        assert info["ok"], obs
+
+        @settings(max_examples=400, **CI_SETTINGS)
+        @given(action=mlab_actions())
+        def prop(action: Any) -> None:
+            checked_step(env, action)
+
+        prop()
+        obs, info = checked_step(
+            env, 'Action: Execute Script\nAction Input: {"script_name": "hello.py"}'
+        )
+        assert info["ok"] and obs.rstrip().endswith("1"), obs
+    finally:
+        env.close()
+
+
 # -- grader fuzz ----------------------------------------------------------------------------------
 
 
