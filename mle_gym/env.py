@@ -66,10 +66,12 @@ _LIVE_ENVS: weakref.WeakSet[MLEEnv] = weakref.WeakSet()
 
 @atexit.register
 def _close_live_envs() -> None:
-    """At interpreter exit, envs still open release their sandboxes and workspaces."""
+    """At interpreter exit, envs still open release their sandboxes and workspaces (only
+    in the process that opened them: a forked child must not end its parent's episodes)."""
     for env in list(_LIVE_ENVS):
-        with contextlib.suppress(Exception):
-            env.close()
+        if getattr(env, "_owner_pid", None) == os.getpid():
+            with contextlib.suppress(Exception):
+                env.close()
 
 
 def _remove_orphan_workspaces(root: Path) -> None:
@@ -211,6 +213,7 @@ class MLEEnv(gym.Env[str, Any]):
         self._mode = reward_mode
         self._steps = 0
         self._t0 = 0.0
+        self._owner_pid = os.getpid()
         self._max_steps = 0
 
     # -- public helpers ------------------------------------------------------------------------
@@ -243,6 +246,7 @@ class MLEEnv(gym.Env[str, Any]):
         super().reset(seed=seed)
         self._teardown()
         _LIVE_ENVS.add(self)
+        self._owner_pid = os.getpid()
         family = self.family
         ep_options = family.parse_reset_options(dict(options or {}))
         replica_seed = ep_options.get("replica_seed")
@@ -473,8 +477,9 @@ class MLEEnv(gym.Env[str, Any]):
         # contextlib here: at interpreter exit, module globals may already be gone.
         if getattr(self, "_sandbox", None) is None and getattr(self, "_episode_dir", None) is None:
             return
-        try:  # noqa: SIM105
-            self._teardown()
+        try:
+            if self._owner_pid == os.getpid():  # not in a forked child: the episode is not its
+                self._teardown()
         except Exception:
             pass
 

@@ -106,3 +106,73 @@ def test_dropped_env_releases_everything(
     gc.collect()
     assert lc.leftovers(root, private_tmp, before) == []
     assert lc.open_fds() == fds
+
+
+EXIT_WITHOUT_CLOSE = """
+import json, sys
+import gymnasium as gym
+import mle_gym
+env = gym.make("MLEBench/spaceship-titanic-v0", data="replica", sandbox=sys.argv[1],
+               workspace_root=sys.argv[2])
+env.reset(seed=0)
+env.step({"tool": "python", "args": {"code": "x = 1"}})
+sb = env.unwrapped.sandbox
+print(json.dumps({"container": getattr(sb, "container_id", None),
+                  "dir": str(env.unwrapped.workspace.parent)}))
+# the interpreter exits here with the env still open
+"""
+
+
+def test_env_left_open_is_released_at_exit(backend: str, tmp_path: Path) -> None:
+    """A script that ends without close() leaves no episode folder, mount or sandbox behind
+    (not even until the next reset)."""
+    import json
+    import os
+    import subprocess
+
+    root = tmp_path / "workspaces"
+    done = subprocess.run(
+        [sys.executable, "-c", EXIT_WITHOUT_CLOSE, backend, str(root)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Exception ignored" not in done.stderr, done.stderr
+    facts = json.loads(done.stdout.splitlines()[-1])
+    assert not Path(facts["dir"]).exists()
+    assert list(root.iterdir()) == []
+    assert facts["dir"] not in Path("/proc/self/mountinfo").read_text()
+    if backend == "docker":
+        out = subprocess.run(
+            ["docker", "ps", "-aq", "--no-trunc", "--filter", f"id={facts['container']}"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        assert facts["container"] not in out
+
+
+def test_forked_child_does_not_end_the_parents_episode(backend: str, make_env) -> None:
+    """Regression guard for the exit hook and __del__: a forked child that exits normally
+    must not close the episodes it inherited from its parent."""
+    import atexit
+    import gc
+    import os
+
+    env = make_env()
+    env.reset(seed=0)
+    workspace = env.unwrapped.workspace
+    pid = os.fork()
+    if pid == 0:  # the child: what a normal interpreter exit does, then leave
+        try:
+            gc.collect()
+            atexit._run_exitfuncs()
+        finally:
+            os._exit(0)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert workspace.is_dir()
+    _, _, _, _, info = env.step({"tool": "execute", "args": {"command": "echo parent-ok"}})
+    assert info["ok"]
