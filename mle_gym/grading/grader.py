@@ -184,8 +184,8 @@ def _answers(path: Path, spec: SubmissionSpec) -> tuple[pd.DataFrame, ExpectedId
         if hit is not None:
             _kept.move_to_end(key)
     if hit is None:
-        truth = _load_answers(path, spec)
-        hit = (truth, ExpectedIds(truth[spec.id_column].tolist()))
+        truth, raw_ids = _load_answers(path, spec)
+        hit = (truth, raw_ids.reordered(truth[spec.id_column].tolist()))
         if key is not None:
             with _kept_lock:
                 _kept[key] = hit
@@ -194,8 +194,9 @@ def _answers(path: Path, spec: SubmissionSpec) -> tuple[pd.DataFrame, ExpectedId
     return hit[0].copy(), hit[1]
 
 
-def _load_answers(path: Path, spec: SubmissionSpec) -> pd.DataFrame:
-    """Every answers column, sorted by id, targets converted; RuntimeError if unusable."""
+def _load_answers(path: Path, spec: SubmissionSpec) -> tuple[pd.DataFrame, ExpectedIds]:
+    """(every answers column, sorted by id, targets converted; their ids in file order);
+    RuntimeError if unusable."""
     try:
         raw = read_submission(path, spec, max_bytes=_TRUSTED_MAX_BYTES)
     except InvalidSubmission as exc:
@@ -208,18 +209,19 @@ def _load_answers(path: Path, spec: SubmissionSpec) -> pd.DataFrame:
             f"answers file {path} must have unique column names including {wanted}; it has {names}"
         )
     try:
-        typed = validate_against(raw[wanted], ExpectedIds(raw[spec.id_column].tolist()), spec)
+        raw_ids = ExpectedIds(raw[spec.id_column].tolist())
+        typed = validate_against(raw[wanted], raw_ids, spec)
     except (InvalidSubmission, ValueError) as exc:
         raise RuntimeError(f"answers file {path} is malformed: {exc}") from exc
     rest = [c for c in names if c not in wanted]
     if not rest:
-        return typed[names]
+        return typed[names], raw_ids
     others = raw[[spec.id_column, *rest]].sort_values(spec.id_column, kind="stable")
     others = others.reset_index(drop=True)
     merged = typed.copy()
     for column in rest:
         merged[column] = others[column]
-    return merged[names]
+    return merged[names], raw_ids
 
 
 def _check_expected_ids(path: Path, spec: SubmissionSpec, answer_ids: list[str]) -> None:

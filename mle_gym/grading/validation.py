@@ -72,6 +72,16 @@ class ExpectedIds:
         self._rank: dict[str, int] | None = None
         self._ranked = False
 
+    def reordered(self, ids: list[str]) -> ExpectedIds:
+        """The same ids in another order (``ids`` must be a permutation of ``self.ids``,
+        e.g. after sorting), sharing this set instead of building it again."""
+        if len(ids) != len(self.ids):
+            raise ValueError("reordered() needs the same ids")
+        other = object.__new__(ExpectedIds)
+        other.ids, other.set = list(ids), self.set
+        other._rank, other._ranked = None, False
+        return other
+
     def rank(self) -> dict[str, int] | None:
         """``{id: position}`` when the ids are in text order (as the grader's answers are),
         else None. A submission with exactly these ids is then put in text order by

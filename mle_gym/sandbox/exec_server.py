@@ -177,7 +177,14 @@ def _run(request, command, out_fd, devnull, sock, wake):
     """Run one command to its end, sweep, and return its exit status."""
     if out_fd is None:
         out_fd = os.open("/dev/null", os.O_WRONLY | os.O_CLOEXEC)
-    pid = os.fork()
+    try:
+        pid = os.fork()
+    except OSError as exc:  # e.g. the process limit, reached by leftovers being reaped
+        with contextlib.suppress(OSError):
+            os.write(out_fd, f"mle-gym: cannot start the command: {exc}\n".encode())
+        os.close(out_fd)
+        _sweep()
+        return 126
     if pid == 0:
         _child(command, int(request.get("cpu_time_s") or 0), out_fd, devnull)
     os.close(out_fd)
