@@ -401,7 +401,7 @@ def get_task(name: str) -> TaskSpec:
     tasks = all_tasks()
     name = name.split(":", 1)[-1]
     for spec in tasks.values():
-        if name in (spec.env_id, spec.key) or name.lower() == spec.key:
+        if name in (spec.env_id, spec.key) or name.lower() == spec.key.lower():
             return spec
     matches = [s for s in tasks.values() if s.id == name]
     if len(matches) == 1:

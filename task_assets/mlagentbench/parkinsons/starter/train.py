@@ -49,7 +49,7 @@ scores = []
 for part in range(1, 5):
     for plus in HORIZONS:
         data = examples(part, plus)
-        model = RandomForestRegressor(n_estimators=50, max_depth=4, random_state=SEED)
+        model = RandomForestRegressor(n_estimators=20, max_depth=4, random_state=SEED)
         for fit, held in GroupKFold(n_splits=5).split(data, groups=data["patient"]):
             model.fit(data.iloc[fit][["month"]], data.iloc[fit]["rating"])
             scores.append(
