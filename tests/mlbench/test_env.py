@@ -60,7 +60,7 @@ def run_scripted(env: gym.Env, example_id: int) -> tuple[float, dict[str, Any], 
     return reward, info, steps
 
 
-@pytest.mark.parametrize("example_id", [24, 33])  # a Python example; a positional .sh script
+@pytest.mark.parametrize("example_id", [24, 34])  # a Python example; a positional .sh script
 def test_scripted_agent_solves_examples_from_the_readme(make, example_id: int) -> None:
     env = make("MLBench/offline-v0")
     reward, info, steps = run_scripted(env, example_id)
