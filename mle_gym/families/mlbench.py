@@ -27,7 +27,9 @@ original rules — substring argument test, a run still going at the timeout pas
 ``source`` (``"bundled"``, ``"hf"`` or a path to a local export), ``repo`` (only this
 repository's examples), ``repos`` (local checkouts), ``pins``, ``clone``,
 ``allow_unpinned`` (see :class:`~mle_gym.mlbench.repos.RepoResolver`),
-``run_timeout_s`` (the grading run's timeout) and ``show_arguments``.
+``run_timeout_s`` (the grading run's timeout) and ``show_arguments``. For the real
+benchmark's tasks, ``$MLE_GYM_MLBENCH_SOURCE`` and ``$MLE_GYM_MLBENCH_REPOS`` set the
+default ``source`` and ``repos`` (handy with ``mle-gym run``/``eval``).
 
 task.yaml keys, under ``mlbench:``: ``source``, ``split``, ``repos`` (names),
 ``github_id`` (ML-Bench's repository id), ``context``, ``run_timeout_s``.
@@ -36,6 +38,7 @@ task.yaml keys, under ``mlbench:``: ``source``, ``split``, ``repos`` (names),
 from __future__ import annotations
 
 import logging
+import os
 import random
 import shlex
 import tempfile
@@ -140,6 +143,17 @@ def _task_config(task: TaskSpec) -> MLBenchConfig:
     return cfg
 
 
+def _environment_defaults(cfg: MLBenchConfig) -> MLBenchConfig:
+    """``$MLE_GYM_MLBENCH_SOURCE`` / ``$MLE_GYM_MLBENCH_REPOS``: where the real benchmark's
+    examples and checkouts are, for tasks whose task.yaml reads them from the hub — so
+    ``mle-gym run``/``eval`` (and their worker processes) can use a local export."""
+    if cfg.source != "hf":
+        return cfg
+    source = os.environ.get("MLE_GYM_MLBENCH_SOURCE", "").strip()
+    repos = os.environ.get("MLE_GYM_MLBENCH_REPOS", "").strip()
+    return replace(cfg, source=source or cfg.source, local_repos=repos or cfg.local_repos)
+
+
 class MLBenchFamily(TaskFamily):
     """See module docstring."""
 
@@ -160,7 +174,7 @@ class MLBenchFamily(TaskFamily):
                 f"unknown ML-Bench option(s) {unknown} for {task.env_id}; "
                 f"known: {sorted(OPTION_NAMES)}"
             )
-        cfg = _task_config(task)
+        cfg = _environment_defaults(_task_config(task))
         changes = {OPTION_NAMES[k]: v for k, v in self.options.items()}
         if "source" in changes:
             changes["source"] = str(changes["source"])

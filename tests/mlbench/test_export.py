@@ -4,7 +4,10 @@ the pinned commit; JSONL and parquet in the hub's layout."""
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -167,6 +170,25 @@ def test_parquet_export_with_a_clone_at_the_pinned_commit(
         assert [p.name for p in (cache_home / "mlbench" / "repos").iterdir()] == [f"toyml@{pinned}"]
     finally:
         env.close()
+
+
+def test_environment_variables_point_the_cli_at_a_local_export(tmp_path: Path, toyml) -> None:
+    repo, _ = toyml
+    export = write_jsonl(rows(), tmp_path / "export" / "full.jsonl")
+    (tmp_path / "checkouts").mkdir()
+    (tmp_path / "checkouts" / "toyml").symlink_to(repo)
+    env = {
+        **os.environ,
+        "MLE_GYM_MLBENCH_SOURCE": str(export),
+        "MLE_GYM_MLBENCH_REPOS": str(tmp_path / "checkouts"),
+    }
+    cmd = [sys.executable, "-m", "mle_gym.cli", "run", "--env", "MLBench/ml-bench-v0"]
+    cmd += ["--agent", "scripted", "--seed", "0", "--sandbox", "local", "--quiet"]
+    cmd += ["--no-trajectory"]
+    done = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    result = json.loads(done.stdout[done.stdout.index("{") :])
+    assert result["reward"] == 1.0 and result["data_source"] == "local-export"
 
 
 def test_check_env_and_missing_repository(backend: str, tmp_path: Path, toyml) -> None:
