@@ -15,6 +15,7 @@ from __future__ import annotations
 import csv
 import io
 import os
+import random
 import subprocess
 import sys
 import threading
@@ -285,3 +286,27 @@ def test_the_kept_answers_cannot_be_modified(tmp_path: Path) -> None:
     again, expected = grader_module._answers(answers, spec)
     assert again["y"].tolist() == ["2", "1"] and again["id"].tolist() == ["a", "b"]
     assert expected.ids == ["a", "b"]
+
+
+def test_id_alignment_paths_agree() -> None:
+    from mle_gym.grading.validation import ExpectedIds, validate_against, validate_submission_frame
+
+    rng = random.Random(3)
+    ids = [f"{rng.choice(['a', 'B', 'é', '10', '9', 'z '])}{i}" for i in range(500)]
+    shuffled = ids[:]
+    rng.shuffle(shuffled)
+    spec = SubmissionSpec(
+        file="s.csv", id_column="id", target_columns=("y",), target_kind="numeric"
+    )
+    df = pd.DataFrame({"id": shuffled, "y": [str(i) for i in range(500)]}, dtype=str)
+    sorted_ids = ExpectedIds(sorted(ids))
+    assert sorted_ids.positions(df["id"]) is not None  # the pyarrow path applies
+    fast = validate_against(df, sorted_ids, spec)
+    slow = validate_submission_frame(df, ids, spec)  # ids not in order: a string sort
+    assert fast["id"].tolist() == sorted(ids) == slow["id"].tolist()
+    assert fast["y"].tolist() == slow["y"].tolist()
+    twice = df.copy()
+    twice.loc[0, "id"] = twice.loc[1, "id"]  # same length: one duplicate, one missing
+    assert sorted_ids.positions(twice["id"]) is None
+    with pytest.raises(InvalidSubmission, match="duplicate ids: 1 id"):
+        validate_against(twice, sorted_ids, spec)

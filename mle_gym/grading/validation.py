@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import operator
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -69,8 +70,12 @@ class ExpectedIds:
         self.set: frozenset[str] = frozenset(self.ids)
         if len(self.set) != len(self.ids):
             raise ValueError("expected_ids contains duplicates; the id list itself is broken")
+        self._init_caches()
+
+    def _init_caches(self) -> None:
+        self._in_order: bool | None = None
         self._rank: dict[str, int] | None = None
-        self._ranked = False
+        self._arrow: Any = None
 
     def reordered(self, ids: list[str]) -> ExpectedIds:
         """The same ids in another order (``ids`` must be a permutation of ``self.ids``,
@@ -79,19 +84,51 @@ class ExpectedIds:
             raise ValueError("reordered() needs the same ids")
         other = object.__new__(ExpectedIds)
         other.ids, other.set = list(ids), self.set
-        other._rank, other._ranked = None, False
+        other._init_caches()
         return other
 
-    def rank(self) -> dict[str, int] | None:
-        """``{id: position}`` when the ids are in text order (as the grader's answers are),
-        else None. A submission with exactly these ids is then put in text order by
-        placing each row at its id's position, without sorting strings."""
-        if not self._ranked:
+    def in_order(self) -> bool:
+        """Whether the ids are in text order (as the grader's sorted answers are)."""
+        if self._in_order is None:
             ids = self.ids
-            in_order = all(map(operator.lt, ids, itertools.islice(ids, 1, None)))
-            self._rank = dict(zip(ids, range(len(ids)), strict=True)) if in_order else None
-            self._ranked = True
+            self._in_order = all(map(operator.lt, ids, itertools.islice(ids, 1, None)))
+        return self._in_order
+
+    def rank(self) -> dict[str, int] | None:
+        """``{id: position}`` when the ids are in text order, else None. A submission with
+        exactly these ids is then put in text order by placing each row at its id's
+        position, without sorting strings."""
+        if self._rank is None and self.in_order():
+            self._rank = dict(zip(self.ids, range(len(self.ids)), strict=True))
         return self._rank
+
+    def positions(self, ids: pd.Series) -> np.ndarray | None:
+        """Where each of ``ids`` (text) stands in these text-ordered ids, if ``ids`` are
+        exactly these ids in some order; None otherwise, or when the ids are not in text
+        order or pyarrow is missing (the caller then checks ids the slower way, which
+        also explains what is wrong). A hash lookup in pyarrow, without Python objects."""
+        if len(ids) != len(self.ids) or not self.in_order():
+            return None
+        try:
+            import pyarrow as pa
+            import pyarrow.compute as pc
+        except ImportError:
+            return None
+        try:
+            if self._arrow is None:
+                self._arrow = pa.array(self.ids, type=pa.large_string())
+            got = pa.array(ids, from_pandas=True)
+            if got.type != pa.large_string():
+                got = got.cast(pa.large_string())
+            found = pc.index_in(got, value_set=self._arrow)
+        except (pa.ArrowException, TypeError, ValueError, UnicodeError):
+            return None
+        if found.null_count:
+            return None
+        positions = np.asarray(found.to_numpy(zero_copy_only=False), dtype=np.int64)
+        seen = np.zeros(len(self.ids), dtype=bool)
+        seen[positions] = True
+        return positions if bool(seen.all()) else None
 
 
 def validate_against(df: pd.DataFrame, expected: ExpectedIds, spec: SubmissionSpec) -> pd.DataFrame:
@@ -100,7 +137,12 @@ def validate_against(df: pd.DataFrame, expected: ExpectedIds, spec: SubmissionSp
         raise ValueError(f"unknown target_kind {spec.target_kind!r}; known: {TARGET_KINDS}")
     _check_columns(df, spec)
     ids = _as_text(df[spec.id_column])
-    got = _check_ids(ids, expected.ids, expected.set, spec.id_column)
+    positions = expected.positions(ids)
+    if positions is None:
+        got = _check_ids(ids, expected.ids, expected.set, spec.id_column)
+        rank = expected.rank()
+        if rank is not None:
+            positions = np.fromiter(map(rank.__getitem__, got), dtype=np.int64, count=len(got))
 
     out: dict[str, pd.Series] = {spec.id_column: ids}
     problems: list[str] = []
@@ -114,14 +156,12 @@ def validate_against(df: pd.DataFrame, expected: ExpectedIds, spec: SubmissionSp
     if problems:
         raise InvalidSubmission("Invalid prediction values: " + " ".join(problems))
     frame = pd.DataFrame(out)
-    rank = expected.rank()
-    if rank is None:
+    if positions is None:
         return frame.sort_values(spec.id_column, kind="stable").reset_index(drop=True)
-    # The ids are exactly the expected ones (checked above), which are in text order.
-    order = np.empty(len(got), dtype=np.int64)
-    order[np.fromiter(map(rank.__getitem__, got), dtype=np.int64, count=len(got))] = np.arange(
-        len(got)
-    )
+    # The ids are exactly the expected ones (checked above), which are in text order:
+    # row i goes to its id's position.
+    order = np.empty(len(positions), dtype=np.int64)
+    order[positions] = np.arange(len(positions))
     return frame.take(order).reset_index(drop=True)
 
 
