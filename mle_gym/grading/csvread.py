@@ -39,6 +39,10 @@ from mle_gym.grading.errors import InvalidSubmission
 from mle_gym.tasks import SubmissionSpec
 
 _BOM = "\ufeff"
+#: Widest CSV accepted. Real submissions have at most a few hundred columns; parsing and
+#: validating a header of 100,000 short fields took minutes of host CPU, so wider files
+#: are refused before any parsing.
+MAX_COLUMNS = 10_000
 _OPEN_FLAGS = (
     os.O_RDONLY
     | getattr(os, "O_NOFOLLOW", 0)
@@ -47,7 +51,9 @@ _OPEN_FLAGS = (
 )
 
 
-def read_submission(path: Path, spec: SubmissionSpec, *, max_bytes: int) -> pd.DataFrame:
+def read_submission(
+    path: Path, spec: SubmissionSpec, *, max_bytes: int, max_rows: int | None = None
+) -> pd.DataFrame:
     """Read the CSV at ``path`` into a frame of strings, or raise :class:`InvalidSubmission`.
 
     Contract:
@@ -62,15 +68,25 @@ def read_submission(path: Path, spec: SubmissionSpec, *, max_bytes: int) -> pd.D
       names are kept, so validation can report them), one row per record, a
       fresh ``RangeIndex`` and every cell as ``str``, exactly as written.
 
+    * At most :data:`MAX_COLUMNS` columns and, if given, ``max_rows`` data rows
+      (checked before the cells are parsed, so an oversized file costs little).
+
     ``spec`` only makes the messages more helpful (the expected header).
     """
     return read_table(
-        path, max_bytes=max_bytes, header_hint=",".join((spec.id_column, *spec.target_columns))
+        path,
+        max_bytes=max_bytes,
+        header_hint=",".join((spec.id_column, *spec.target_columns)),
+        max_rows=max_rows,
     )
 
 
 def read_table(
-    path: Path, *, max_bytes: int, header_hint: str = "the expected columns"
+    path: Path,
+    *,
+    max_bytes: int,
+    header_hint: str = "the expected columns",
+    max_rows: int | None = None,
 ) -> pd.DataFrame:
     """:func:`read_submission` without a submission spec: any CSV, every cell as ``str``."""
     name = path.name or str(path)
@@ -81,17 +97,41 @@ def read_table(
             f"{name} contains only whitespace; write a header line ({header_hint}) "
             "followed by one row per id"
         )
+    _check_header_width(text, name, header_hint)
     frame = _quote_free_frame(text, data)
     if frame is None:
-        width, n_records = _check_structure(text, name)
+        width, n_records = _check_structure(text, name, max_rows)
     else:
         n_records = len(frame)
+        if max_rows is not None and n_records > max_rows:
+            raise _too_many_rows(name, n_records, max_rows, exact=True)
     if n_records == 0:
         raise InvalidSubmission(
             f"{name} has a header line but no data rows; write one row per id under the "
             f"header {header_hint}"
         )
     return frame if frame is not None else _to_frame(text, data, name, width, n_records)
+
+
+def _check_header_width(text: str, name: str, header_hint: str) -> None:
+    """Refuse a file whose first line has more than MAX_COLUMNS comma-separated fields
+    (an upper bound of the header's width: quoted commas count too)."""
+    first = text.lstrip()
+    end = min((i for i in (first.find("\n"), first.find("\r")) if i >= 0), default=len(first))
+    fields = first.count(",", 0, end) + 1
+    if fields > MAX_COLUMNS:
+        raise InvalidSubmission(
+            f"{name} has {fields:,} comma-separated fields on its header line; at most "
+            f"{MAX_COLUMNS:,} columns are accepted (the expected header is {header_hint})"
+        )
+
+
+def _too_many_rows(name: str, n_records: int, max_rows: int, *, exact: bool) -> InvalidSubmission:
+    count = f"{n_records:,}" if exact else f"more than {max_rows:,}"
+    return InvalidSubmission(
+        f"{name} has {count} data rows; at most {max_rows:,} are accepted "
+        "(a submission has one row per test id)"
+    )
 
 
 def _quote_free_frame(text: str, data: bytes) -> pd.DataFrame | None:
@@ -184,8 +224,9 @@ def _decode(data: bytes, name: str) -> str:
     return text.removeprefix(_BOM)
 
 
-def _check_structure(text: str, name: str) -> tuple[int, int]:
-    """(header width, number of data records); raise on ragged or malformed records.
+def _check_structure(text: str, name: str, max_rows: int | None = None) -> tuple[int, int]:
+    """(header width, number of data records); raise on ragged or malformed records, a
+    header wider than MAX_COLUMNS, or more than ``max_rows`` records (stops there).
 
     Blank lines (empty or whitespace only) are skipped, as pandas does.
     """
@@ -203,6 +244,11 @@ def _check_structure(text: str, name: str) -> tuple[int, int]:
                 continue
             if width == 0:
                 width = len(row)
+                if width > MAX_COLUMNS:
+                    raise InvalidSubmission(
+                        f"{name} has a header of {width:,} columns; at most {MAX_COLUMNS:,} "
+                        "are accepted"
+                    )
                 continue
             if len(row) != width:
                 raise InvalidSubmission(
@@ -211,6 +257,8 @@ def _check_structure(text: str, name: str) -> tuple[int, int]:
                     "one value per column (quote values that contain commas)"
                 )
             records += 1
+            if max_rows is not None and records > max_rows:
+                raise _too_many_rows(name, records, max_rows, exact=False)
     except csv.Error as exc:
         raise InvalidSubmission(
             f"{name} is not a well-formed CSV: line {reader.line_num}: {exc} "

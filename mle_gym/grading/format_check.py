@@ -58,7 +58,9 @@ class FormatChecker:
             sample = read_submission(self.sample_path, spec, max_bytes=_TRUSTED)
             self._ids = sample[spec.id_column].tolist()
         frame = validate_submission_frame(
-            read_submission(submission, spec, max_bytes=limit), self._ids, spec
+            read_submission(submission, spec, max_bytes=limit, max_rows=2 * len(self._ids) + 1000),
+            self._ids,
+            spec,
         )
         return (
             f"valid: {shown_as} has the expected columns ({', '.join(frame.columns)}) and one "

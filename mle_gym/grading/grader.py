@@ -98,7 +98,11 @@ def grade_submission(
         )
     try:
         predicted = validate_against(
-            read_submission(submission, spec, max_bytes=limit), expected, spec
+            read_submission(
+                submission, spec, max_bytes=limit, max_rows=_max_rows(len(expected.ids))
+            ),
+            expected,
+            spec,
         )
     except InvalidSubmission as exc:
         return _invalid(base, exists=True, message=str(exc))
@@ -110,6 +114,12 @@ def grade_submission(
     if not aligned:  # validation guarantees the same ids; alignment by sorting relies on it
         raise RuntimeError(f"{task.key}: submission and answers are not aligned by id")
     return _score(task, lambda: scorer(predicted, truth), base, data_source)
+
+
+def _max_rows(n_ids: int) -> int:
+    """Rows read from a submission for ``n_ids`` test ids: enough for validation to explain
+    duplicates and strays, few enough that a huge file is refused before it is parsed."""
+    return 2 * n_ids + 1000
 
 
 def _score(

@@ -8,6 +8,7 @@ only at the submission and the list of ids, so it can never leak an answer.
 
 from __future__ import annotations
 
+import collections
 import itertools
 import operator
 from collections.abc import Sequence
@@ -207,7 +208,7 @@ def _check_columns(df: pd.DataFrame, spec: SubmissionSpec) -> None:
     wanted = [spec.id_column, *spec.target_columns]
     header = ",".join(wanted)
     names = [str(c) for c in df.columns]
-    duplicated = sorted({n for n in names if names.count(n) > 1})
+    duplicated = sorted(n for n, k in collections.Counter(names).items() if k > 1)
     if duplicated:
         raise InvalidSubmission(
             f"Duplicate column names: {_examples(duplicated)}; the header must be exactly {header}"
