@@ -36,8 +36,9 @@ class KernelDied(Exception):
 class CellResult:
     """Outcome of one cell.
 
-    ``status``: "ok", "error" (exception in the cell), "interrupted" (timeout,
-    state kept), or "died" (the interpreter is gone; ``died_reason`` says why).
+    ``status``: "ok", "error" (exception in the cell), "interrupted" (timeout, or
+    ``output_limited``: its output passed the limit; state kept), or "died" (the
+    interpreter is gone; ``died_reason`` says why).
     ``restarted``: a fresh interpreter was started for this cell after a death.
     """
 
@@ -51,6 +52,7 @@ class CellResult:
     restarted: bool = False
     previous_death: str | None = None
     died_reason: str | None = None
+    output_limited: bool = False
 
 
 class PythonKernel:
@@ -168,6 +170,7 @@ class PythonKernel:
             head=str(reply.get("head", "")),
             tail=str(reply.get("tail", "")),
             output_bytes=int(reply.get("output_bytes", 0)),
+            output_limited=bool(reply.get("output_limited", False)),
             result=reply.get("result"),
             traceback=reply.get("traceback"),
             duration_s=float(reply.get("duration_s", 0.0)),

@@ -7,14 +7,15 @@ original fds 0 and 1; user code sees stdin at /dev/null and its stdout and
 stderr (including those of child processes) captured per cell in a file under
 ``$TMPDIR``.
 
-Frames from the host: ``{"code": str, "timeout": float}``.
-Frames to the host: first ``{"ready": true, "pid": int}``, then one per cell:
-``{"status": "ok" | "error" | "interrupted", "result": str | None,
+Frames from the host: ``{"code": str, "timeout": float}`` (optionally
+``"max_output_bytes": int``). Frames to the host: first ``{"ready": true, "pid": int}``,
+then one per cell: ``{"status": "ok" | "error" | "interrupted", "result": str | None,
 "traceback": str | None, "head": str, "tail": str, "output_bytes": int,
-"duration_s": float}``.
+"output_limited": bool, "duration_s": float}``.
 
 Like an interactive session, the value of a final expression is shown (and
-bound to ``_``). A cell running past its timeout gets a KeyboardInterrupt in
+bound to ``_``). A cell running past its timeout, or whose output passes the
+output limit (64 MB; the excess is dropped, not stored), gets a KeyboardInterrupt in
 the main thread (the state is kept); if it does not stop, the host kills the
 interpreter. ``SystemExit`` and ``exit()`` are reported, not obeyed.
 """
@@ -37,6 +38,8 @@ import traceback
 HEAD = 32 * 1024
 TAIL = 32 * 1024
 RESULT_LIMIT = 20_000
+OUTPUT_LIMIT = 64 * 2**20  # a cell's output past this is dropped and the cell interrupted
+WATCH_INTERVAL = 0.05
 
 
 def _setup():
@@ -103,28 +106,50 @@ def _format_exception(exc, name):
     return "".join(lines)
 
 
-class _Alarm:
-    """Interrupts the main thread after ``timeout`` seconds, unless disarmed first."""
+class _Watch:
+    """Watches a running cell: interrupts the main thread after ``timeout`` seconds, and
+    once the cell's output passes ``limit`` bytes; past the limit the capture file is cut
+    back to its head (writers append with O_APPEND, so they carry on after it) and the
+    bytes dropped are counted, so a flood never fills /tmp or memory. Stops when disarmed."""
 
-    def __init__(self, main_ident, timeout):
+    def __init__(self, main_ident, timeout, capture, limit):
         self.main_ident = main_ident
+        self.capture = capture
+        self.limit = limit
+        self.deadline = time.monotonic() + timeout if timeout > 0 else None
         self.lock = threading.Lock()
-        self.armed = timeout > 0
-        self.timer = threading.Timer(timeout, self._fire) if self.armed else None
-        if self.timer:
-            self.timer.daemon = True
-            self.timer.start()
+        self.armed = True
+        self.timed_out = False
+        self.output_limited = False
+        self.dropped = 0
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._loop, daemon=True)
+        self.thread.start()
 
-    def _fire(self):
+    def _interrupt(self):
         with self.lock:
             if self.armed:
                 signal.pthread_kill(self.main_ident, signal.SIGINT)
 
+    def _loop(self):
+        while not self.done.wait(WATCH_INTERVAL):
+            size = os.fstat(self.capture).st_size
+            if size > self.limit:
+                os.ftruncate(self.capture, HEAD)
+                self.dropped += size - HEAD
+                if not self.output_limited:
+                    self.output_limited = True
+                    self._interrupt()
+            due = self.deadline is not None and time.monotonic() >= self.deadline
+            if due and not self.timed_out:
+                self.timed_out = True
+                self._interrupt()
+
     def disarm(self):
         with self.lock:
             self.armed = False
-        if self.timer:
-            self.timer.cancel()
+        self.done.set()
+        self.thread.join()
 
 
 def _run_cell(request, namespace, counter, capture, main_ident):
@@ -136,7 +161,8 @@ def _run_cell(request, namespace, counter, capture, main_ident):
     status, result, tb = "ok", None, None
     started = time.monotonic()
     signal.signal(signal.SIGINT, signal.default_int_handler)
-    alarm = _Alarm(main_ident, timeout)
+    limit = int(request.get("max_output_bytes") or OUTPUT_LIMIT)
+    alarm = _Watch(main_ident, timeout, capture, max(limit, HEAD + TAIL))
     try:
         body, tail = _compile_cell(code, name)
         exec(body, namespace)
@@ -173,7 +199,8 @@ def _run_cell(request, namespace, counter, capture, main_ident):
         "traceback": tb,
         "head": head.decode("utf-8", "replace"),
         "tail": tail_bytes.decode("utf-8", "replace"),
-        "output_bytes": size,
+        "output_bytes": size + alarm.dropped,
+        "output_limited": alarm.output_limited,
         "duration_s": round(duration, 4),
     }
 

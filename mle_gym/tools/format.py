@@ -63,6 +63,11 @@ def format_cell(cell: CellResult, limit: int, timeout_s: float) -> str:
         lines.append(
             f"[interpreter died: {cell.died_reason}; the next call starts a fresh interpreter]"
         )
+    elif cell.status == "interrupted" and cell.output_limited:
+        lines.append(
+            f"[interrupted: output limit exceeded ({cell.output_bytes:,} bytes; the excess "
+            "was dropped) · variables are kept]"
+        )
     elif cell.status == "interrupted":
         lines.append(f"[interrupted: timeout after {timeout_s:g} s · variables are kept]")
     else:
