@@ -2,6 +2,7 @@
 
     mle-gym list [--benchmark B] [--split S]
     mle-gym prepare TASK [--from PATH.zip | --replica [--seed N]] [--force]
+        (ML-Bench tasks: clone the repositories at their pinned commits)
     mle-gym prepare --split lite|dev|... [--replica] [--force]
     mle-gym run --env ID --agent scripted|random [--seed N] [--data auto|kaggle|replica]
     mle-gym grade --task ID --submission FILE [--data auto|kaggle|replica]
@@ -308,7 +309,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--from",
         dest="from_zip",
         metavar="PATH",
-        help="a downloaded Kaggle zip (MLAgentBench tasks: the downloaded file or folder)",
+        help="a downloaded Kaggle zip (MLAgentBench tasks: the downloaded file or folder; "
+        "ML-Bench tasks: a local clone of ML-Bench to read the repositories' pins from)",
     )
     p.add_argument("--replica", action="store_true", help="generate the offline replica")
     p.add_argument("--seed", type=int, default=0, help="replica seed (default 0)")
@@ -411,6 +413,7 @@ def main(argv: list[str] | None = None) -> int:
             raise
         from mle_gym.data.kaggle import KaggleError
         from mle_gym.data.store import DataNotPrepared
+        from mle_gym.mlbench.repos import RepoUnavailable
         from mle_gym.rewards import RewardConfigError
         from mle_gym.sandbox.base import SandboxError
         from mle_gym.tasks import TaskError
@@ -421,6 +424,7 @@ def main(argv: list[str] | None = None) -> int:
             KaggleError,
             SandboxError,
             RewardConfigError,
+            RepoUnavailable,
             ValueError,
             FileNotFoundError,
         )

@@ -26,7 +26,7 @@ Options (``gym.make`` keyword arguments, or ``family_options``): ``context``,
 original rules — substring argument test, a run still going at the timeout passes),
 ``source`` (``"bundled"``, ``"hf"`` or a path to a local export), ``repo`` (only this
 repository's examples), ``repos`` (local checkouts), ``pins``, ``clone``,
-``allow_unpinned`` (see :class:`~mle_gym.mlbench.repos.RepoResolver`),
+``allow_unpinned``, ``superproject`` (see :class:`~mle_gym.mlbench.repos.RepoResolver`),
 ``run_timeout_s`` (the grading run's timeout) and ``show_arguments``. For the real
 benchmark's tasks, ``$MLE_GYM_MLBENCH_SOURCE`` and ``$MLE_GYM_MLBENCH_REPOS`` set the
 default ``source`` and ``repos`` (handy with ``mle-gym run``/``eval``).
@@ -89,6 +89,7 @@ class MLBenchConfig:
     pins: Mapping[str, str] | None = None
     clone: bool = True
     allow_unpinned: bool = False
+    superproject: Any = True
 
 
 OPTION_NAMES = {
@@ -103,6 +104,7 @@ OPTION_NAMES = {
     "pins": "pins",
     "clone": "clone",
     "allow_unpinned": "allow_unpinned",
+    "superproject": "superproject",
 }
 
 
@@ -206,7 +208,11 @@ class MLBenchFamily(TaskFamily):
         if self._resolver is None:
             cfg = self.config
             self._resolver = RepoResolver(
-                cfg.local_repos, pins=cfg.pins, clone=cfg.clone, allow_unpinned=cfg.allow_unpinned
+                cfg.local_repos,
+                pins=cfg.pins,
+                clone=cfg.clone,
+                allow_unpinned=cfg.allow_unpinned,
+                superproject=cfg.superproject,
             )
         return self._resolver
 
@@ -256,6 +262,24 @@ class MLBenchFamily(TaskFamily):
 
     def resolve_data(self, data: str, options: Mapping[str, Any]) -> None:
         return None
+
+    def prepare(
+        self,
+        *,
+        source: str | None = None,
+        from_path: Path | None = None,
+        seed: int = 0,
+        force: bool = False,
+        sandbox_kind: str | None = None,
+    ) -> str:
+        """Clone this env's repositories at their pinned commits into the cache
+        (:func:`mle_gym.mlbench.prefetch.prepare_family`). ``from_path``: a local clone of
+        ML-Bench to read the pins from; ``force``: read the pins again."""
+        if source is not None:
+            raise ValueError(f"{self.task.env_id}: ML-Bench tasks have no {source!r} data")
+        from mle_gym.mlbench.prefetch import prepare_family
+
+        return prepare_family(self, superproject=from_path, refresh=force)
 
     def data_source(self, data: Any) -> str:
         source = self.config.source

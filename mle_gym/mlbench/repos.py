@@ -9,9 +9,12 @@ this order:
    repository names or URLs), or a folder holding one checkout per repository name
    (e.g. ML-Bench's own ``repos/`` folder of submodules);
 3. the cache, ``$MLE_GYM_HOME/mlbench/repos/<name>@<commit>``;
-4. a clone at the pinned commit (``pins={url_or_name: commit}``), when cloning is
-   allowed: ``git clone`` into a temporary folder, ``git checkout --detach <commit>``,
-   then an atomic rename into the cache. Without a pin the clone is refused unless
+4. a clone at the pinned commit, when cloning is allowed: ``git clone`` into a
+   temporary folder, ``git checkout --detach <commit>``, then an atomic rename into the
+   cache. The pin is ``pins={url_or_name: commit}`` if given, else the gitlink of the
+   repository in ML-Bench's own git repository (:mod:`mle_gym.mlbench.pins`: read once
+   at a fixed ML-Bench commit, then cached), and then the clone is made from the URL
+   ML-Bench's ``.gitmodules`` gives. Without a pin the clone is refused unless
    ``allow_unpinned=True`` (then the default branch's head is used and its commit is
    recorded in the cache folder's name).
 
@@ -32,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mle_gym import paths
+from mle_gym.mlbench.pins import PinsUnavailable, PinTable, SubmodulePin, Superproject
 from mle_gym.mlbench.schema import repo_name_of
 
 log = logging.getLogger(__name__)
@@ -84,6 +88,9 @@ class RepoResolver:
         clone: whether cloning over the network may be tried.
         allow_unpinned: clone the default branch when no commit is pinned.
         cache: where clones are kept (default :func:`cache_dir`).
+        superproject: where pins not given in ``pins`` come from: True (default) =
+            ML-Bench's repository (:meth:`Superproject.from_environment`), a
+            :class:`~mle_gym.mlbench.pins.Superproject`, or False (no such pins).
     """
 
     def __init__(
@@ -94,6 +101,7 @@ class RepoResolver:
         clone: bool = True,
         allow_unpinned: bool = False,
         cache: Path | None = None,
+        superproject: Superproject | bool = True,
     ) -> None:
         self._local_map: dict[str, Path] = {}
         self._local_root: Path | None = None
@@ -110,6 +118,15 @@ class RepoResolver:
         self.clone_allowed = clone
         self.allow_unpinned = allow_unpinned
         self._cache = cache
+        if isinstance(superproject, Superproject):
+            self.superproject: Superproject | None = superproject
+        elif superproject is True:
+            self.superproject = Superproject.from_environment()
+        elif superproject is False or superproject is None:
+            self.superproject = None
+        else:
+            raise ValueError(f"superproject must be a Superproject or a bool: {superproject!r}")
+        self._table: PinTable | str | None = None  # the table, or why it is unavailable
 
     @property
     def cache(self) -> Path:
@@ -149,6 +166,11 @@ class RepoResolver:
         else:
             tried.append("no local checkout given (repos=...)")
         commit = self.pin(url)
+        clone_url = url
+        if commit is None:
+            found = self._superproject_pin(url, tried)
+            if found is not None and found.commit is not None:
+                commit, clone_url = found.commit, found.url
         cached = self._cached(name, commit)
         if cached is not None:
             return RepoCheckout(url, name, cached, "cache", cached.name.split("@", 1)[1])
@@ -163,29 +185,65 @@ class RepoResolver:
                 + f"; or pin a commit (pins={{'{name}': '<commit>'}}), or allow_unpinned=True"
             )
         try:
-            path, resolved = self._clone(url, name, commit)
+            path, resolved = self._clone(clone_url, name, commit)
         except RepoUnavailable as exc:
             tried.append(str(exc))
             raise RepoUnavailable(_unavailable(url, tried)) from None
         return RepoCheckout(url, name, path, "clone", resolved)
 
+    def pin_table(self, *, refresh: bool = False) -> PinTable:
+        """The superproject's pin table (fetched when not cached and cloning is allowed);
+        :class:`~mle_gym.mlbench.pins.PinsUnavailable` if it cannot be had."""
+        if self.superproject is None:
+            raise PinsUnavailable("no superproject is configured (superproject=False)")
+        if refresh or not isinstance(self._table, PinTable):
+            self._table = self.superproject.table(fetch=self.clone_allowed, refresh=refresh)
+        return self._table
+
     # -- internals ------------------------------------------------------------------------
+
+    def _superproject_pin(self, url: str, tried: list[str]) -> SubmodulePin | None:
+        """The superproject's submodule of ``url`` (noting in ``tried`` why there is none)."""
+        sp = self.superproject
+        if sp is None or not sp.covers(url):
+            return None
+        if isinstance(self._table, str):  # failed before: do not fetch again per repository
+            tried.append(self._table)
+            return None
+        try:
+            table = self.pin_table()
+        except PinsUnavailable as exc:
+            self._table = f"no pin from the superproject: {exc}"
+            tried.append(self._table)
+            return None
+        found = table.find(url)
+        if found is None:
+            names = ", ".join(p.folder for p in table.pins) or "none"
+            tried.append(f"the superproject {table.describe()} has no submodule for it ({names})")
+        elif found.commit is None:
+            tried.append(
+                f"the superproject {table.describe()} lists submodule {found.path} in "
+                ".gitmodules but its tree has no commit (gitlink) for it"
+            )
+        else:
+            tried.append(f"pinned at {found.commit[:12]} by the superproject {table.describe()}")
+        return found
 
     def _cached(self, name: str, commit: str | None) -> Path | None:
         root = self.cache
         if not root.is_dir():
             return None
+        prefix = f"{name.lower()}@"  # without case: .../salesforce/lavis is LAVIS
+        same = [e for e in root.iterdir() if e.name.lower().startswith(prefix) and e.is_dir()]
         if commit is not None:
-            for entry in root.glob(f"{name}@*"):
+            for entry in same:
                 sha = entry.name.split("@", 1)[1]
-                if entry.is_dir() and (sha.startswith(commit) or commit.startswith(sha)):
+                if sha.startswith(commit) or commit.startswith(sha):
                     return entry
             return None
         if not self.allow_unpinned:
             return None
-        entries = sorted(
-            (e for e in root.glob(f"{name}@*") if e.is_dir()), key=lambda e: e.stat().st_mtime
-        )
+        entries = sorted(same, key=lambda e: e.stat().st_mtime)
         return entries[-1] if entries else None
 
     def _clone(self, url: str, name: str, commit: str | None) -> tuple[Path, str]:
@@ -235,8 +293,10 @@ def _git(argv: list[str], cwd: Path | None) -> str:
         raise RepoUnavailable(f"`{' '.join(argv[1:3])}` timed out") from None
     if proc.returncode != 0:
         detail = (proc.stderr or proc.stdout).strip().splitlines()
+        # git ends with advice ("...and the repository exists."): keep its error line
+        errors = [ln for ln in detail if ln.startswith(("fatal:", "error:"))] or detail
         raise RepoUnavailable(
-            f"`git {argv[1]}` failed: {detail[-1] if detail else f'exit {proc.returncode}'}"
+            f"`git {argv[1]}` failed: {errors[0] if errors else f'exit {proc.returncode}'}"
         )
     return proc.stdout
 

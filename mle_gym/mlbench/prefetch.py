@@ -1,0 +1,136 @@
+"""``mle-gym prepare MLBench/<repo>-v0``: fetch the repository checkouts an env needs.
+
+Which repositories:
+
+* an env over a local export or the bundled examples: the repositories its examples
+  name (shipped ``mle-gym://`` ones need nothing);
+* an env over the Hugging Face dataset (the real benchmark's tasks): the submodules of
+  ML-Bench's superproject (:mod:`mle_gym.mlbench.pins`) matching the env's ``repo`` /
+  ``repos`` option or, for a one-repository task such as ``MLBench/dgl-v0``, its task id;
+  every submodule for ``MLBench/ml-bench-v0`` — so no dataset download is needed.
+
+Each is then resolved as an episode would (:class:`~mle_gym.mlbench.repos.RepoResolver`:
+local checkout, cache, or a clone at its pinned commit). Every repository is tried; the
+ones that fail are reported together at the end (:class:`~mle_gym.mlbench.repos.RepoUnavailable`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from mle_gym.mlbench.pins import PinsUnavailable, PinTable, SubmodulePin, Superproject
+from mle_gym.mlbench.repos import BUNDLED_SCHEME, RepoResolver, RepoUnavailable
+from mle_gym.mlbench.schema import repo_name_of
+
+if TYPE_CHECKING:
+    from mle_gym.families.mlbench import MLBenchFamily
+
+HUB_SOURCES = ("hf", "huggingface", "hub")
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", text.lower())
+
+
+def _owner_and_name(url: str) -> str:
+    parts = url.rstrip("/").removesuffix(".git").replace(":", "/").split("/")
+    return "".join(parts[-2:])
+
+
+def select_pins(table: PinTable, wanted: Sequence[str]) -> list[SubmodulePin]:
+    """The submodules named by ``wanted`` (all of them when it is empty). A name matches a
+    submodule's repository name, folder or owner+name, ignoring case and punctuation
+    (``open-clip`` is ``open_clip``, ``deepfloyd-if`` is ``deep-floyd/IF``).
+    ValueError naming the known submodules when a name matches none."""
+    if not wanted:
+        return list(table.pins)
+    chosen: list[SubmodulePin] = []
+    for name in wanted:
+        key = _norm(name)
+        hits = [
+            p
+            for p in table.pins
+            if key in (_norm(repo_name_of(p.url)), _norm(p.folder), _norm(_owner_and_name(p.url)))
+        ]
+        if not hits:
+            known = ", ".join(p.folder for p in table.pins) or "none"
+            raise ValueError(
+                f"no submodule of {table.describe()} is named {name!r} (submodules: {known})"
+            )
+        chosen.extend(p for p in hits if p not in chosen)
+    return chosen
+
+
+def prefetch(resolver: RepoResolver, urls: Sequence[str]) -> list[str]:
+    """Resolve every URL (cloning where needed); one report line each. Raises
+    :class:`RepoUnavailable` listing every failure after trying them all."""
+    lines: list[str] = []
+    failures: list[str] = []
+    for url in urls:
+        if url.startswith(BUNDLED_SCHEME):
+            lines.append(f"{repo_name_of(url)}: shipped with mle_gym, nothing to fetch")
+            continue
+        try:
+            co = resolver.resolve(url)
+        except RepoUnavailable as exc:
+            failures.append(str(exc))
+            lines.append(f"{repo_name_of(url)}: FAILED")
+            continue
+        at = f" at {co.commit}" if co.commit else ""
+        lines.append(f"{co.name}: {co.origin}{at} in {co.path}")
+    if failures:
+        raise RepoUnavailable(
+            f"{len(failures)} of {len(urls)} repositories could not be prepared:\n"
+            + "\n".join(f"  - {f}" for f in failures)
+            + "\nprepared so far:\n"
+            + "\n".join(f"  {line}" for line in lines)
+        )
+    return lines
+
+
+def prepare_family(
+    family: MLBenchFamily, *, superproject: Path | None = None, refresh: bool = False
+) -> str:
+    """Fetch what ``family``'s env needs (see the module docstring); a summary.
+    ``superproject``: a local clone of ML-Bench to read the pins from (at the configured
+    commit) instead of GitHub. ``refresh``: read the pins again even if cached."""
+    cfg = family.config
+    resolver = family.resolver()
+    if superproject is not None:
+        ref = resolver.superproject.ref if resolver.superproject else Superproject().ref
+        resolver = RepoResolver(
+            cfg.local_repos,
+            pins=cfg.pins,
+            clone=cfg.clone,
+            allow_unpinned=cfg.allow_unpinned,
+            superproject=Superproject(url=str(superproject), ref=ref),
+        )
+    header: list[str] = []
+    if cfg.source.lower() in HUB_SOURCES:
+        try:
+            table = resolver.pin_table(refresh=refresh)
+        except PinsUnavailable as exc:
+            raise RepoUnavailable(
+                f"{family.task.env_id}: the pinned commits of ML-Bench's repositories could "
+                f"not be read: {exc}. Give local checkouts (repos=... or "
+                "$MLE_GYM_MLBENCH_REPOS), explicit pins (pins={name: commit}), or a local "
+                "clone of ML-Bench (mle-gym prepare ... --from /path/to/ML-Bench or "
+                "$MLE_GYM_MLBENCH_SUPERPROJECT)"
+            ) from None
+        if cfg.repos:
+            wanted: list[str] = list(cfg.repos)
+        elif cfg.repo:
+            wanted = [cfg.repo]
+        elif cfg.github_id is not None:
+            wanted = [family.task.id]
+        else:
+            wanted = []
+        urls = [p.url for p in select_pins(table, wanted)]
+        header.append(f"pins from {table.describe()} ({len(table.pins)} submodules)")
+    else:
+        urls = sorted({e.github for e in family.examples()})
+    lines = prefetch(resolver, urls)
+    return "\n".join([f"prepared {family.task.env_id}:", *header, *lines])
