@@ -11,7 +11,8 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
-import mle_gym  # noqa: F401  (registers the env ids)
+import mle_gym
+from mle_gym.tasks import get_task
 
 ASSETS = Path(__file__).resolve().parents[2] / "task_assets" / "mlagentbench"
 
@@ -48,7 +49,8 @@ def test_starter_alone_does_not_succeed_and_the_solution_does(make, task: str) -
     assert info["ok"], info
     _, reward, terminated, _, info = env.step(call("submit"))
     starter = info["grade"]
-    assert terminated and starter["valid"], starter
+    assert terminated
+    assert starter["valid"], starter["message"]
     assert starter["success"] is False and starter["improvement"] < 0.1
     assert reward == pytest.approx(max(-1.0, min(1.0, starter["improvement"])))
     assert starter["baseline"] is not None and starter["baseline_runs"]
@@ -59,7 +61,8 @@ def test_starter_alone_does_not_succeed_and_the_solution_does(make, task: str) -
     assert info["ok"], info
     _, reward, _, _, info = env.step(call("submit"))
     solved = info["grade"]
-    assert solved["valid"] and solved["success"] is True, solved
+    assert solved["valid"], solved["message"]
+    assert solved["success"] is True, solved
     assert solved["improvement"] > 0.1 and reward == pytest.approx(min(1.0, solved["improvement"]))
     if task != "vectorization":  # measured once per data variant, then reused
         assert solved["baseline"] == starter["baseline"]
@@ -147,3 +150,30 @@ def test_vectorization_rejects_a_wrong_or_broken_implementation(make) -> None:
     assert info["grade"]["valid"] is False
     assert "could not be imported" in info["grade"]["message"]
     assert "no numpy here" in info["grade"]["message"]
+
+
+TASKS = ["cifar10", "imdb", "ogbn-arxiv", "house-price", "spaceship-titanic", "parkinsons",
+         "fathomnet", "feedback", "identify-contrails", "CLRS", "babylm", "llama-inference",
+         "vectorization"]  # fmt: skip
+
+
+def test_thirteen_env_ids_with_mlagentbench_budgets() -> None:
+    ids = mle_gym.register_all()
+    for name in TASKS:
+        spec = gym.spec(f"MLAgentBench/{name}-v0")
+        assert f"MLAgentBench/{name}-v0" in ids and spec.max_episode_steps == 50
+        task = get_task(f"MLAgentBench/{name}")
+        assert task.limits.max_steps == 50 and task.limits.time_budget_s == 5 * 3600
+        assert task.family == "mlagentbench" and (task.folder / "evaluate.py").is_file()
+    assert len([i for i in ids if i.startswith("MLAgentBench/")]) == 13
+
+
+def test_budgets_are_overridable(make) -> None:
+    env = make("vectorization", max_episode_steps=3, time_budget_s=600)
+    obs, info = env.reset(seed=0)
+    assert info["steps_left"] == 3 and "Budget: 3 steps and 10 min" in obs
+    for _ in range(2):
+        _, _, _, truncated, _ = env.step(call("list_files"))
+        assert not truncated
+    _, _, terminated, truncated, info = env.step(call("list_files"))
+    assert truncated and not terminated and info["grade"]["valid"] is True

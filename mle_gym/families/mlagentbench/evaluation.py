@@ -46,11 +46,18 @@ class EvaluationFailed(Exception):
 @dataclass(frozen=True)
 class Evaluation:
     """A score, what else the evaluator wants to report, and (``in_run`` baselines)
-    the starter code's score measured in the same run."""
+    the starter code's score measured in the same run.
+
+    ``improvement`` lets an ``in_run`` evaluator give a better estimate of the relative
+    improvement than the one computed from ``score`` and ``baseline`` (e.g. the median of
+    per-round paired ratios, which cancels machine load shared by the two runs of a
+    round); it must be direction-aware (positive = better than the starter).
+    """
 
     score: float
     details: dict[str, Any] = field(default_factory=dict)
     baseline: float | None = None
+    improvement: float | None = None
 
 
 Runner = Callable[[Path, str, float], ExecResult]

@@ -317,7 +317,11 @@ class MLAgentBenchFamily(TaskFamily):
                     "baseline_measured_by", "the starter code, in the same evaluation run"
                 )
             )
-        return mlab_grade.finish(grade)
+        mlab_grade.finish(grade)
+        if evaluation.improvement is not None:  # the evaluator's paired estimate
+            grade.improvement = float(evaluation.improvement)
+            grade.success = grade.improvement > grade.success_threshold
+        return grade
 
     def reward(self, grade: dict[str, Any], mode: str, data_source: str) -> float:
         return mlab_grade.reward(grade, mode, self.task.lower_is_better)

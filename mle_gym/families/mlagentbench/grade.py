@@ -5,6 +5,9 @@
   (so a positive value always means better than the starter code);
 * ``success`` is ``improvement > success_threshold`` (MLAgentBench: 10%).
 
+Timing tasks may supply their own, paired estimate of the improvement (see
+:class:`~mle_gym.families.mlagentbench.evaluation.Evaluation`).
+
 Reward modes (``reward_mode``):
 
 * ``improvement`` (``auto``): the improvement clipped to [-1, 1]; an invalid or

@@ -11,7 +11,9 @@ process a pass left behind, so one pass cannot disturb the next.
 Correctness is checked on the host: every output of the agent's code is compared, on
 every element, with the layer's definition computed here (float64,
 ``|diff| <= ATOL + RTOL * |reference|``). Score: the median time of the agent's
-passes; baseline: the median time of the starter code's passes in the same run.
+passes; baseline: the median time of the starter code's passes in the same run. The
+improvement is estimated from the rounds as pairs: ``1 - median(agent_r / starter_r)``,
+so that load on the machine, which slows both passes of a round alike, cancels out.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 from mle_gym.families.mlagentbench.evaluation import EvalJob, Evaluation, EvaluationFailed
 
 HERE = Path(__file__).resolve().parent
-ROUNDS = 7
+ROUNDS = 9
 ATOL = RTOL = 1e-9
 STRIDE = PADDING = 2
 PASS_TIMEOUT_S = 420.0
@@ -158,10 +160,13 @@ def evaluate(job: EvalJob) -> Evaluation:
                     agent_times.append(float(record["seconds"]))
     score = statistics.median(agent_times)
     baseline = statistics.median(base_times)
+    ratios = [a / b for a, b in zip(agent_times, base_times, strict=True)]
     return Evaluation(
         score=score,
         baseline=baseline,
+        improvement=1.0 - statistics.median(ratios),
         details={
+            "paired_ratios": ratios,
             "agent_runs": agent_times,
             "baseline_runs": base_times,
             "max_abs_error": worst,
