@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from mle_gym import cli
+from mle_gym.families import make_family
 from mle_gym.mlbench.pins import (
     DEFAULT_COMMIT,
     ENV_COMMIT,
@@ -29,7 +30,7 @@ from mle_gym.mlbench.pins import (
 )
 from mle_gym.mlbench.prefetch import select_pins
 from mle_gym.mlbench.repos import RepoResolver, RepoUnavailable
-from mle_gym.tasks import all_tasks
+from mle_gym.tasks import all_tasks, get_task
 
 GIT_ID = ["-c", "user.email=t@example.org", "-c", "user.name=t"]
 
@@ -397,3 +398,21 @@ def test_prepare_everything_reports_each_failure(
     assert "repos=" in err and "pins=" in err
     assert cli.main(["prepare", "MLBench/dgl-v0", "--replica"]) == 2
     assert "no 'replica' data" in capsys.readouterr().err
+
+
+def test_prepare_of_a_shipped_task_fetches_nothing(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["prepare", "MLBench/tabkit-v0"]) == 0
+    assert "tabkit: shipped with mle_gym, nothing to fetch" in capsys.readouterr().out
+    assert not (home / "mlbench").exists()
+
+
+def test_the_env_option_chooses_the_superproject(world: World) -> None:
+    task = get_task("MLBench/dgl-v0")
+    assert make_family(task, {"superproject": False}).resolver().superproject is None
+    mine = world.sp()
+    family = make_family(task, {"superproject": mine, "clone": False})
+    assert family.resolver().superproject == mine
+    with pytest.raises(ValueError, match="superproject must be a Superproject or a bool"):
+        make_family(task, {"superproject": "yes"}).resolver()
