@@ -304,10 +304,10 @@ class Superproject:
     # -- internals ------------------------------------------------------------------------
 
     def _fetch_url(self) -> str:
-        path = Path(self.url).expanduser()
-        if "://" not in self.url and path.exists():
-            return str(path.resolve())
-        return self.url
+        """The URL, or a local path made absolute (``host:path`` is scp-like, remote)."""
+        if "://" in self.url or re.match(r"^[^/]+:", self.url):
+            return self.url
+        return str(Path(self.url).expanduser().resolve())
 
     def _read(self, git: str, repo: Path, commit: str, where: str) -> PinTable:
         listing = _git(git, ["ls-tree", "-r", "-z", commit, "--", self.prefix or "."], repo, where)
