@@ -88,6 +88,7 @@ def test_every_family_is_measured(backend: str, run) -> None:
     expected = {f"file_tools.{t}.{backend}" for t in FILE_TOOLS}
     expected |= {f"execute.true.{backend}", f"execute.python_pass.{backend}"}
     expected |= {f"python_tool.warm_groupby.{backend}", f"memory.host_rss_per_env.{backend}"}
+    expected.add(f"memory.python_heap_per_env.{backend}")
     expected |= {f"episodes.parallel{n}.{backend}" for n in (1, 2)}
     expected |= {f"grading.{m}.{k}" for m in ("accuracy", "rmse") for k in ("cold", "warm")}
     if backend == "docker":

@@ -4,7 +4,9 @@ and left idle.
 Each repeat runs in a fresh Python process (``python -m mle_gym.bench.memory``),
 so freed memory of an earlier repeat cannot hide the growth: it builds, resets
 and closes one env first (imports, caches), reads its RSS, resets N envs, waits,
-collects garbage, reads its RSS again, and reports the growth per env. It also
+collects garbage, reads its RSS again, and reports the growth per env (memory
+the warm-up freed is reused, as in a training process). One more probe traces
+Python's heap (tracemalloc) for the bytes each env's objects take. It also
 reports what the envs' sandboxes hold outside the host process (the processes of
 each local sandbox's uid; each container's cgroup RSS), which is not counted in
 the host figure.
@@ -75,8 +77,12 @@ def sandbox_rss_kb(sandbox: Any) -> int:
     return 0
 
 
-def measure_once(env_id: str, backend: str, n: int) -> dict[str, Any]:
-    """In this process: KiB of RSS growth for ``n`` idle envs, and their sandbox RSS."""
+def measure_once(env_id: str, backend: str, n: int, *, heap: bool = False) -> dict[str, Any]:
+    """In this process: KiB of RSS growth for ``n`` idle envs, and their sandbox RSS; with
+    ``heap``, also the growth of Python's heap (tracemalloc, which itself costs memory, so
+    that probe's RSS figures are not used)."""
+    import tracemalloc
+
     import gymnasium as gym
 
     import mle_gym  # noqa: F401
@@ -90,38 +96,31 @@ def measure_once(env_id: str, backend: str, n: int) -> dict[str, Any]:
     warm.close()
     gc.collect()
     time.sleep(0.3)
-    before = rss_kb()
+    if heap:
+        tracemalloc.start()
+    before, heap_before = rss_kb(), tracemalloc.get_traced_memory()[0]
     envs = [make() for _ in range(n)]
     try:
         for env in envs:
             env.reset(seed=0)
         time.sleep(1.0)
         gc.collect()
-        after = rss_kb()
+        after, heap_after = rss_kb(), tracemalloc.get_traced_memory()[0]
         sandbox = sum(sandbox_rss_kb(env.unwrapped.sandbox) for env in envs)
     finally:
         for env in envs:
             env.close()
-    return {"before_kb": before, "after_kb": after, "envs": n, "sandbox_kb": sandbox}
+    result = {"before_kb": before, "after_kb": after, "envs": n, "sandbox_kb": sandbox}
+    if heap:
+        result["heap_kb"] = (heap_after - heap_before) // 1024
+    return result
 
 
 def measure(ctx: BenchContext, backend: str) -> list[Figure]:
     """Host RSS per idle env (and sandbox-side RSS per env where it can be read)."""
     n = ctx.config.rss_envs
-    runs = []
-    for _ in range(ctx.config.rss_repeats):
-        argv = [sys.executable, "-m", "mle_gym.bench.memory"]
-        argv += ["--env-id", ctx.small_env, "--backend", backend, "--envs", str(n)]
-        done = subprocess.run(
-            argv,
-            capture_output=True,
-            text=True,
-            timeout=1800,
-            env={**os.environ, **ctx.world.env_vars()},
-        )
-        if done.returncode != 0:
-            raise RuntimeError(f"memory probe failed: {done.stderr.strip()[-2000:]}")
-        runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
+    runs = [_probe(ctx, backend, n) for _ in range(ctx.config.rss_repeats)]
+    heap = _probe(ctx, backend, n, "--heap")["heap_kb"]
     per_env = [max(r["after_kb"] - r["before_kb"], 1) / n / 1024 for r in runs]
     figures = [
         Figure(
@@ -132,8 +131,18 @@ def measure(ctx: BenchContext, backend: str) -> list[Figure]:
             value=median(per_env),
             samples=len(runs),
             backend=backend,
+            notes="after one warm-up episode in the same process, as in a training run",
             extra={"runs": runs},
-        )
+        ),
+        Figure(
+            key=f"memory.python_heap_per_env.{backend}",
+            family="memory",
+            label="Python heap growth per idle env (tracemalloc)",
+            unit="MB",
+            value=max(heap, 1) / n / 1024,
+            samples=1,
+            backend=backend,
+        ),
     ]
     sandbox = [r["sandbox_kb"] / n / 1024 for r in runs if r["sandbox_kb"] > 0]
     if sandbox:
@@ -151,14 +160,30 @@ def measure(ctx: BenchContext, backend: str) -> list[Figure]:
     return figures
 
 
+def _probe(ctx: BenchContext, backend: str, n: int, *flags: str) -> dict[str, Any]:
+    argv = [sys.executable, "-m", "mle_gym.bench.memory", *flags]
+    argv += ["--env-id", ctx.small_env, "--backend", backend, "--envs", str(n)]
+    done = subprocess.run(
+        argv,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        env={**os.environ, **ctx.world.env_vars()},
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"memory probe failed: {done.stderr.strip()[-2000:]}")
+    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the per-repeat child process; prints one JSON line."""
     parser = argparse.ArgumentParser(description="one host-RSS probe of the mle-gym bench")
     parser.add_argument("--env-id", required=True)
     parser.add_argument("--backend", required=True)
     parser.add_argument("--envs", type=int, required=True)
+    parser.add_argument("--heap", action="store_true", help="also trace Python's heap")
     args = parser.parse_args(argv)
-    print(json.dumps(measure_once(args.env_id, args.backend, args.envs)))
+    print(json.dumps(measure_once(args.env_id, args.backend, args.envs, heap=args.heap)))
     return 0
 
 
