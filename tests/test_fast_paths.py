@@ -310,3 +310,20 @@ def test_id_alignment_paths_agree() -> None:
     assert sorted_ids.positions(twice["id"]) is None
     with pytest.raises(InvalidSubmission, match="duplicate ids: 1 id"):
         validate_against(twice, sorted_ids, spec)
+
+
+def test_number_parsing_paths_agree() -> None:
+    from mle_gym.grading.validation import _to_float
+
+    rng = random.Random(5)
+    values = [f"{rng.uniform(-1e9, 1e9):.{rng.randint(0, 17)}g}" for _ in range(3000)]
+    values += [repr(rng.random()) for _ in range(3000)]
+    values += ["1e400", "-1e400", "1e-400", "4.9e-324", "+3", ".5", "5.", "-0", "007", "inf"]
+    expected = pd.to_numeric(pd.Series(values, dtype=object), errors="coerce").to_numpy()
+    got = _to_float(pd.Series(values, dtype=str))
+    assert got.tolist() == expected.tolist()  # all parse: the pyarrow cast
+    odd = [*values[:50], "nan", "NaN", "1_000", "0x10", "١٢", "1e", "", "abc"]
+    expected = pd.to_numeric(pd.Series(odd, dtype=object), errors="coerce").to_numpy()
+    got = _to_float(pd.Series(odd, dtype=str))
+    assert (pd.isna(got) == pd.isna(expected)).all()
+    assert got[~pd.isna(got)].tolist() == expected[~pd.isna(expected)].tolist()

@@ -359,12 +359,34 @@ def _convert_column(
 
 def _to_float(text: pd.Series) -> np.ndarray:
     """Parse decimal text to float64; unparseable values become NaN."""
+    fast = _arrow_floats(text)
+    if fast is not None:
+        return fast
     try:
         parsed = pd.to_numeric(text.astype(object), errors="coerce")
         return np.asarray(parsed, dtype="float64")
     except (TypeError, ValueError, OverflowError):
         # Rare inputs (huge integers) can defeat the vectorised path.
         return np.array([_one_float(v) for v in text.tolist()], dtype="float64")
+
+
+def _arrow_floats(text: pd.Series) -> np.ndarray | None:
+    """All values parsed by pyarrow's cast, or None if pyarrow is missing or any value is
+    not a plain number for it (the caller then parses value by value). Where the cast
+    succeeds it gives exactly ``pd.to_numeric``'s values (both round correctly; "nan"
+    is NaN either way); it refuses more (spaces, which are stripped first anyway)."""
+    try:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+    except ImportError:
+        return None
+    try:
+        values = pc.cast(pa.array(text, from_pandas=True), pa.float64())
+    except (pa.ArrowException, TypeError, ValueError, OverflowError):
+        return None
+    if values.null_count:
+        return None
+    return np.asarray(values.to_numpy(zero_copy_only=False), dtype="float64")
 
 
 def _one_float(value: str) -> float:
