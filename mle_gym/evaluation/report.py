@@ -21,9 +21,11 @@ over the task's finished seeds (stats.py):
     otherwise; medals are never claimed on replica data);
     ``score`` (valid submissions only), ``reward`` (failed = 0), ``steps``;
     ``success_pct`` — MLAgentBench's success rate: the final score beats the
-    task's ``baseline_score`` (``task.data[<data source>]["baseline_score"]``)
-    by more than 10% relative, in the task's direction (a baseline of 0 needs
-    any improvement); only where a baseline exists;
+    baseline by more than 10% relative, in the task's direction (a baseline of 0
+    needs any improvement) — the grade's own ``baseline`` and ``success`` when it
+    has them (MLAgentBench episodes measure the starter code's score), else the
+    task's ``baseline_score`` (``task.data[<data source>]["baseline_score"]``);
+    only where a baseline exists;
     ``usage`` — sums of the numeric fields of the agents' usage records (token
     and request counts; fields measuring seconds are summed under ``timing.usage``).
 
@@ -160,6 +162,9 @@ def episode_outcome(
     if kaggle:
         medal = next((m for m in MEDALS if g.get(f"{m}_medal")), "none")
     baseline = info.baseline(source)
+    own_baseline = g.get("baseline")  # MLAgentBench grades carry their measured baseline
+    if own_baseline is not None:
+        baseline = float(own_baseline)
     errors = record.get("errors") or []
     usage = _flatten_numbers(record.get("usage") or {})
     row.update(
@@ -175,7 +180,13 @@ def episode_outcome(
         if kaggle
         else None,
         baseline_score=baseline,
-        success=beats_baseline(score, baseline, lower) if baseline is not None else None,
+        success=(
+            bool(g.get("success"))
+            if own_baseline is not None and "success" in g
+            else beats_baseline(score, baseline, lower)
+        )
+        if baseline is not None
+        else None,
         error=(f"{errors[0].get('type')}: {errors[0].get('message')}" if errors else None)
         if status == "failed"
         else None,

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import mle_gym
+from mle_gym.families.mlagentbench.config import parse_config
 from mle_gym.tasks import get_task
 
 ASSETS = Path(__file__).resolve().parents[2] / "task_assets" / "mlagentbench"
@@ -54,6 +55,9 @@ def test_starter_alone_does_not_succeed_and_the_solution_does(make, task: str) -
     assert starter["success"] is False and starter["improvement"] < 0.1
     assert reward == pytest.approx(max(-1.0, min(1.0, starter["improvement"])))
     assert starter["baseline"] is not None and starter["baseline_runs"]
+    reference = parse_config(get_task(f"MLAgentBench/{task}")).baseline_reference
+    if reference:  # the figure stored in task.yaml is what running the starter gives
+        assert starter["baseline"] == pytest.approx(reference["replica-seed0"], rel=0.02)
 
     env.reset(seed=0)
     env.step(call("write_file", path="train.py", content=solution(task)))
@@ -177,3 +181,21 @@ def test_budgets_are_overridable(make) -> None:
         assert not truncated
     _, _, terminated, truncated, info = env.step(call("list_files"))
     assert truncated and not terminated and info["grade"]["valid"] is True
+
+
+def test_evaluators_solutions_and_answers_are_out_of_reach(make) -> None:
+    env = make("house-price")
+    env.reset(seed=0)
+    task_dir = ASSETS / "house-price"
+    private = Path(env.unwrapped.data_dir).parent / "private"
+    for path in (
+        task_dir / "evaluate.py",
+        task_dir / "solution" / "train.py",
+        private / "answers.csv",
+    ):
+        obs, _, _, _, info = env.step(call("execute", command=f"cat {path}"))
+        assert info["ok"] is False and "No such file" in obs, obs
+    obs, _, _, _, info = env.step(
+        call("execute", command="python -c 'import mle_gym.families.mlagentbench'")
+    )
+    assert info["ok"] is False

@@ -33,7 +33,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 from mle_gym.families.mlagentbench.evaluation import EvalJob, Evaluation, EvaluationFailed
 
 HERE = Path(__file__).resolve().parent
-ROUNDS = 9
+ROUNDS = 11
 ATOL = RTOL = 1e-9
 STRIDE = PADDING = 2
 PASS_TIMEOUT_S = 420.0
