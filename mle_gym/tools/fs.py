@@ -120,7 +120,10 @@ class SandboxFS:
                 hops += 1
                 if hops > MAX_SYMLINK_HOPS:
                     raise FsError(f"{path}: too many levels of symbolic links")
-                target = os.readlink(host)
+                try:
+                    target = os.readlink(host)
+                except OSError:  # replaced by a process in the sandbox since the lstat
+                    raise FsError(f"{path}: changed while being read") from None
                 if target.startswith("/"):
                     stack = []
                 queue.extendleft(reversed(target.split("/")))
@@ -222,7 +225,16 @@ class SandboxFS:
             except FileNotFoundError:
                 pass
             tmp = f".{name[:100]}.mle_gym-tmp-{os.getpid()}-{threading.get_ident()}"
-            fd = os.open(tmp, _FILE_FLAGS | os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644, dir_fd=dfd)
+            try:
+                fd = os.open(
+                    tmp, _FILE_FLAGS | os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644, dir_fd=dfd
+                )
+            except OSError as exc:
+                if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+                    raise FsError(
+                        f"{path}: no space left on device (the workspace quota is full)"
+                    ) from None
+                raise FsError(f"{path}: {exc.strerror}") from None
             try:
                 view = memoryview(data)
                 while view:
@@ -239,7 +251,11 @@ class SandboxFS:
                     ) from None
                 raise FsError(f"{path}: {exc.strerror}") from None
             os.close(fd)
-            os.replace(tmp, name, src_dir_fd=dfd, dst_dir_fd=dfd)
+            try:
+                os.replace(tmp, name, src_dir_fd=dfd, dst_dir_fd=dfd)
+            except OSError as exc:  # e.g. a directory appeared there since the check
+                os.unlink(tmp, dir_fd=dfd)
+                raise FsError(f"{path}: {exc.strerror}") from None
         finally:
             os.close(dfd)
         return res
@@ -279,7 +295,11 @@ class SandboxFS:
                     except OSError:
                         continue
                     if stat.S_ISLNK(st.st_mode):
-                        lines.append(f"{rchild} -> {os.readlink(name, dir_fd=dfd)}")
+                        try:
+                            target = os.readlink(name, dir_fd=dfd)
+                        except OSError:  # replaced since the stat
+                            continue
+                        lines.append(f"{rchild} -> {target}")
                     elif stat.S_ISDIR(st.st_mode):
                         mapped = self._map(vchild)
                         owner = child_mount or (mapped[0] if mapped else None)
