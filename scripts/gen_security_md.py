@@ -44,7 +44,7 @@ LIMIT_DOCS = {
     "memory_mb": "memory + swap of the episode's sandbox, in MB (OOM kill, reported)",
     "pids": "processes and threads of the episode at once",
     "cpus": "CPU cores' worth of time per wall second (CFS quota)",
-    "cpu_time_s": "CPU seconds of one command's processes (RLIMIT_CPU; SIGXCPU, reported)",
+    "cpu_time_s": "CPU seconds of each process a command starts (RLIMIT_CPU; SIGXCPU, reported)",
     "disk_mb": "size of the workspace volume, in MB (ENOSPC, reported as 'workspace is full')",
 }
 

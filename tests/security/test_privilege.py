@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from security.harness import Ctx, body
 from security.suite import attack, category_test
 
@@ -79,6 +81,7 @@ def _userns(ctx: Ctx) -> str:
 
 @attack("privilege-kernel-interfaces")
 def _kernel(ctx: Ctx) -> str:
+    panic = Path("/proc/sys/kernel/panic").read_text()
     obs = ctx.agent.execute(
         "echo b > /proc/sysrq-trigger; echo 1 > /proc/sys/kernel/panic; "
         "echo 1 > /proc/sys/vm/drop_caches; "
@@ -89,6 +92,7 @@ def _kernel(ctx: Ctx) -> str:
         'os.strerror(ctypes.get_errno()))"'
     )
     assert "MOUNTED" not in obs, obs
+    assert Path("/proc/sys/kernel/panic").read_text() == panic
     return obs
 
 
