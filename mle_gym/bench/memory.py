@@ -5,8 +5,8 @@ Each repeat runs in a fresh Python process (``python -m mle_gym.bench.memory``),
 so freed memory of an earlier repeat cannot hide the growth: it builds, resets
 and closes one env first (imports, caches), reads its RSS, resets N envs, waits,
 collects garbage, reads its RSS again, and reports the growth per env (memory
-the warm-up freed is reused, as in a training process). One more probe traces
-Python's heap (tracemalloc) for the bytes each env's objects take. It also
+the warm-up freed is reused, as in a training process). As many more probes
+trace Python's heap (tracemalloc) for the bytes each env's objects take. It also
 reports what the envs' sandboxes hold outside the host process (the processes of
 each local sandbox's uid; each container's cgroup RSS), which is not counted in
 the host figure.
@@ -120,7 +120,7 @@ def measure(ctx: BenchContext, backend: str) -> list[Figure]:
     """Host RSS per idle env (and sandbox-side RSS per env where it can be read)."""
     n = ctx.config.rss_envs
     runs = [_probe(ctx, backend, n) for _ in range(ctx.config.rss_repeats)]
-    heap = _probe(ctx, backend, n, "--heap")["heap_kb"]
+    heaps = [_probe(ctx, backend, n, "--heap")["heap_kb"] for _ in range(ctx.config.rss_repeats)]
     per_env = [max(r["after_kb"] - r["before_kb"], 1) / n / 1024 for r in runs]
     figures = [
         Figure(
@@ -139,8 +139,8 @@ def measure(ctx: BenchContext, backend: str) -> list[Figure]:
             family="memory",
             label="Python heap growth per idle env (tracemalloc)",
             unit="MB",
-            value=max(heap, 1) / n / 1024,
-            samples=1,
+            value=median([max(h, 1) / n / 1024 for h in heaps]),
+            samples=len(heaps),
             backend=backend,
         ),
     ]
