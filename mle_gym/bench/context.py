@@ -18,8 +18,9 @@ BACKEND_FREE = ("grading",)  # families measured once, not per backend
 class BenchConfig:
     """What to measure and how often (``tiny()``: the CI smoke run's sizes).
 
-    repeats: rounds of the cheap measurements (file tools, execute, warm cells);
-    slow_repeats: rounds of the slow ones (resets, cold runs, grading);
+    repeats: rounds of the cheap measurements (file tools, execute, resets);
+    slow_repeats: rounds of the slow ones (the python tool's cold runs, grading, the
+    workspace volume);
     data_sizes_mb: task data sizes for the reset latency (the first is the reference);
     grading_rows: rows of the graded submission; parallel: env counts for the
     episode throughput, each env running ``episodes_per_env`` episodes per round

@@ -32,7 +32,7 @@ def measure(ctx: BenchContext, backend: str) -> list[Figure]:
     try:
         s = interleaved(
             {str(size): (lambda e=env: e.reset(seed=0)) for size, env in envs.items()},
-            ctx.config.slow_repeats,
+            ctx.config.repeats,  # resets are quick; many rounds steady the ratio
             warmup=1,
         )
     finally:
