@@ -13,7 +13,9 @@ import tarfile
 import tempfile
 import urllib.error
 import urllib.request
+import zipfile
 from pathlib import Path
+from typing import Any
 
 from mle_gym.data.store import DataNotPrepared
 
@@ -84,6 +86,23 @@ def find_one(raw_dir: Path, patterns: tuple[str, ...], *, task: str, what: str) 
     raise DataNotPrepared(
         f"{task}: {what} not found in {raw_dir} (looked for {', '.join(patterns)})"
     )
+
+
+def read_raw_csv(raw_dir: Path, name: str, *, task: str) -> Any:
+    """The CSV file ``name`` of ``raw_dir`` (searched recursively, or inside the
+    competition zip there) as a pandas frame of strings, empty cells kept as "".
+    DataNotPrepared when neither the file nor a zip holding it is there."""
+    import pandas as pd
+
+    found = find_one(raw_dir, (name, "*.zip"), task=task, what=name)
+    if found.suffix != ".zip":
+        return pd.read_csv(found, dtype=str, keep_default_na=False)
+    with zipfile.ZipFile(found) as archive:
+        members = [n for n in archive.namelist() if n.rsplit("/", 1)[-1] == name]
+        if not members:
+            raise DataNotPrepared(f"{task}: {found} holds no {name}")
+        with archive.open(members[0]) as handle:
+            return pd.read_csv(handle, dtype=str, keep_default_na=False)
 
 
 def extract_tar(archive: Path, dest: Path) -> Path:

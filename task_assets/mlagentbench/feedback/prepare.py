@@ -8,13 +8,11 @@ as MLAgentBench does; their scores stay private.
 
 from __future__ import annotations
 
-import zipfile
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
-from mle_gym.families.mlagentbench.download import fetch_kaggle, find_one
+from mle_gym.families.mlagentbench.download import fetch_kaggle, read_raw_csv
 
 COMPETITION = "feedback-prize-english-language-learning"
 TASK = "MLAgentBench/feedback"
@@ -27,20 +25,8 @@ def download(raw_dir: Path) -> None:
     fetch_kaggle(COMPETITION, raw_dir, task=TASK)
 
 
-def _train(raw_dir: Path) -> pd.DataFrame:
-    found = find_one(raw_dir, ("train.csv", "*.zip"), task=TASK, what="train.csv")
-    if found.suffix == ".zip":
-        with zipfile.ZipFile(found) as archive:
-            names = [n for n in archive.namelist() if n.rsplit("/", 1)[-1] == "train.csv"]
-            if not names:
-                raise FileNotFoundError(f"{TASK}: {found.name} holds no train.csv")
-            with archive.open(names[0]) as handle:
-                return pd.read_csv(handle, dtype=str, keep_default_na=False)
-    return pd.read_csv(found, dtype=str, keep_default_na=False)
-
-
 def prepare(raw_dir: Path, public_dir: Path, private_dir: Path) -> None:
-    table = _train(raw_dir)
+    table = read_raw_csv(raw_dir, "train.csv", task=TASK)
     missing = {"text_id", "full_text", *MEASURES} - set(table.columns)
     if missing:
         raise ValueError(f"{TASK}: train.csv lacks {sorted(missing)}")

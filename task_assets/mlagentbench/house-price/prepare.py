@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mle_gym.families.mlagentbench.download import fetch_kaggle, find_one
+from mle_gym.families.mlagentbench.download import fetch_kaggle, read_raw_csv
 
 COMPETITION = "home-data-for-ml-course"
 ID, TARGET = "Id", "SalePrice"
@@ -64,22 +64,6 @@ def download(raw_dir: Path) -> None:
     fetch_kaggle(COMPETITION, raw_dir, task="MLAgentBench/house-price")
 
 
-def _labelled_train(raw_dir: Path) -> pd.DataFrame:
-    found = find_one(
-        raw_dir, ("train.csv", "*.zip"), task="MLAgentBench/house-price", what="train.csv"
-    )
-    if found.suffix == ".zip":
-        import zipfile
-
-        with zipfile.ZipFile(found) as archive:
-            names = [n for n in archive.namelist() if n.rsplit("/", 1)[-1] == "train.csv"]
-            if not names:
-                raise ValueError(f"{found} holds no train.csv")
-            with archive.open(names[0]) as handle:
-                return pd.read_csv(handle, keep_default_na=False, dtype=str)
-    return pd.read_csv(found, keep_default_na=False, dtype=str)
-
-
 def split_and_write(table: pd.DataFrame, public_dir: Path, private_dir: Path) -> None:
     """MLAgentBench's split: the first 80% of the rows train, the rest test."""
     if ID not in table or TARGET not in table:
@@ -95,7 +79,9 @@ def split_and_write(table: pd.DataFrame, public_dir: Path, private_dir: Path) ->
 
 def prepare(raw_dir: Path, public_dir: Path, private_dir: Path) -> None:
     """Split Kaggle's labelled train.csv (in ``raw_dir``, or inside the zip there)."""
-    split_and_write(_labelled_train(raw_dir), public_dir, private_dir)
+    split_and_write(
+        read_raw_csv(raw_dir, "train.csv", task="MLAgentBench/house-price"), public_dir, private_dir
+    )
 
 
 # -- offline replica ---------------------------------------------------------------------

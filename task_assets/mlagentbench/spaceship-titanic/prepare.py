@@ -13,12 +13,11 @@ full labelled table there, and this module splits it the MLAgentBench way.
 from __future__ import annotations
 
 import tempfile
-import zipfile
 from pathlib import Path
 
 import pandas as pd
 
-from mle_gym.families.mlagentbench.download import fetch_kaggle, find_one
+from mle_gym.families.mlagentbench.download import fetch_kaggle, read_raw_csv
 
 COMPETITION = "spaceship-titanic"
 ID, TARGET = "PassengerId", "Transported"
@@ -44,23 +43,13 @@ def split_and_write(table: pd.DataFrame, public_dir: Path, private_dir: Path) ->
     test[[ID, TARGET]].to_csv(private_dir / "answers.csv", index=False)
 
 
-def _read_train(raw_dir: Path) -> pd.DataFrame:
-    found = find_one(
-        raw_dir, ("train.csv", "*.zip"), task="MLAgentBench/spaceship-titanic", what="train.csv"
-    )
-    if found.suffix == ".zip":
-        with zipfile.ZipFile(found) as archive:
-            names = [n for n in archive.namelist() if n.rsplit("/", 1)[-1] == "train.csv"]
-            if not names:
-                raise ValueError(f"{found} holds no train.csv")
-            with archive.open(names[0]) as handle:
-                return pd.read_csv(handle, keep_default_na=False, dtype=str)
-    return pd.read_csv(found, keep_default_na=False, dtype=str)
-
-
 def prepare(raw_dir: Path, public_dir: Path, private_dir: Path) -> None:
     """Split Kaggle's labelled train.csv (in ``raw_dir``, or inside the zip there)."""
-    split_and_write(_read_train(raw_dir), public_dir, private_dir)
+    split_and_write(
+        read_raw_csv(raw_dir, "train.csv", task="MLAgentBench/spaceship-titanic"),
+        public_dir,
+        private_dir,
+    )
 
 
 def replica(public_dir: Path, private_dir: Path, seed: int) -> None:
