@@ -232,11 +232,16 @@ def _parse_limits(raw: dict[str, Any] | None, where: Path) -> Limits:
     return Limits(**values)
 
 
+# libyaml's safe loader when PyYAML was built with it (every task.yaml is parsed at
+# import to register the env ids: ~10x faster than the pure-Python loader).
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def load_task(folder: Path) -> TaskSpec:
     """Parse ``folder/task.yaml``; raise :class:`TaskError` with the field at fault."""
     where = folder / "task.yaml"
     try:
-        raw = yaml.safe_load(where.read_text(encoding="utf-8"))
+        raw = yaml.load(where.read_text(encoding="utf-8"), Loader=_YAML_LOADER)
     except FileNotFoundError as exc:
         raise TaskError(f"{folder}: no task.yaml") from exc
     except yaml.YAMLError as exc:
