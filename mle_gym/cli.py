@@ -20,14 +20,17 @@ one clear line (no traceback; ``--debug`` shows it).
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mle_gym import paths
+from mle_gym.textsafe import escape_line, escape_text, json_for_terminal, quote_block
+
+if TYPE_CHECKING:
+    from mle_gym.runner import EpisodeResult
 
 DISPLAY_CHARS = 3000
 
@@ -136,14 +139,63 @@ def cmd_prepare(args: argparse.Namespace) -> int:
     return 0
 
 
-def _show(text: str, full: bool) -> str:
+def _show(text: str, full: bool = False) -> str:
+    """Agent-produced ``text`` for the transcript: escaped, every line quoted with ``| ``
+    (so the agent cannot print a line that looks like the CLI's own), the middle left out
+    past :data:`DISPLAY_CHARS` characters unless ``full``."""
     if full or len(text) <= DISPLAY_CHARS:
-        return text
+        return quote_block(text)
     return (
-        text[: DISPLAY_CHARS // 2]
+        quote_block(text[: DISPLAY_CHARS // 2])
         + "\n  [... shortened for display ...]\n"
-        + text[-DISPLAY_CHARS // 2 :]
+        + quote_block(text[-DISPLAY_CHARS // 2 :])
     )
+
+
+def _show_line(text: str, full: bool = False) -> str:
+    """Agent-produced ``text`` on one line of the CLI's own (a step's tool and arguments)."""
+    if not full and len(text) > DISPLAY_CHARS:
+        text = text[: DISPLAY_CHARS // 2] + " [... shortened ...] " + text[-DISPLAY_CHARS // 2 :]
+    return escape_line(text)
+
+
+def _step_description(action: Any, info: dict[str, Any]) -> str:
+    """``tool arguments`` of a step from its assistant message (the agent's own, any
+    shape: read defensively), else the action's repr."""
+    messages = info.get("messages")
+    first = messages[0] if isinstance(messages, list) and messages else None
+    calls = first.get("tool_calls") if isinstance(first, dict) else None
+    if isinstance(calls, list) and calls and isinstance(calls[0], dict):
+        fn = calls[0].get("function")
+        if isinstance(fn, dict):
+            return f"{fn.get('name')} {fn.get('arguments', '')}"
+    return repr(action)[:200]
+
+
+def format_step(i: int, action: Any, obs: str, info: dict[str, Any], *, full: bool = False) -> str:
+    """How ``mle-gym run`` prints step ``i``: a ``--- step`` line of its own (the tool
+    and arguments escaped onto it), then the observation quoted with ``| ``."""
+    heading = _show_line(_step_description(action, info), full)
+    return f"\n--- step {i}: {heading}\n{_show(obs, full)}"
+
+
+def format_result(result: EpisodeResult, trajectory: Path | None) -> str:
+    """How ``mle-gym run`` prints the outcome: an ``=== result ===`` line, then JSON
+    (ASCII, controls escaped: a grader message quoting the agent stays inside its
+    string). No line of it starts with ``| ``, and no agent text can start a line."""
+    grade = result.grade or {}
+    fields = {
+        "env_id": result.env_id,
+        "data_source": result.data_source,
+        "steps": result.steps,
+        "reward": round(result.reward, 6),
+        "score": grade.get("score"),
+        "valid": grade.get("valid"),
+        "message": grade.get("message"),
+        "seconds": result.seconds,
+        "trajectory": str(trajectory) if trajectory else None,
+    }
+    return "\n=== result ===\n" + json_for_terminal(fields)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -179,11 +231,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     def on_step(i: int, action: Any, obs: str, reward: float, info: dict[str, Any]) -> None:
         if quiet:
             return
-        call = info.get("messages", [{}])[0].get("tool_calls", [{}])
-        fn = call[0].get("function", {}) if call else {}
-        desc = f"{fn.get('name')} {fn.get('arguments', '')}" if fn else repr(action)[:200]
-        print(f"\n--- step {i}: {_show(desc, args.full)}")
-        print(_show(obs, args.full))
+        print(format_step(i, action, obs, info, full=args.full))
 
     try:
         if not quiet:
@@ -196,25 +244,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         result = run_episode(env, agent, seed=args.seed, on_step=on_step, on_reset=on_reset)
     finally:
         env.close()
-    grade = result.grade or {}
-    print("\n=== result ===")
-    print(
-        json.dumps(
-            {
-                "env_id": result.env_id,
-                "data_source": result.data_source,
-                "steps": result.steps,
-                "reward": round(result.reward, 6),
-                "score": grade.get("score"),
-                "valid": grade.get("valid"),
-                "message": grade.get("message"),
-                "seconds": result.seconds,
-                "trajectory": str(trajectory) if trajectory else None,
-            },
-            indent=2,
-        )
-    )
-    return 0 if grade.get("valid") else 1
+    print(format_result(result, trajectory))
+    return 0 if (result.grade or {}).get("valid") else 1
 
 
 def cmd_grade(args: argparse.Namespace) -> int:
@@ -236,7 +267,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
         report = grade_submission(
             task, copy, answers=data.private / task.answers_file, data_source=data.source
         )
-    print(json.dumps(report.to_dict(), indent=2))
+    print(json_for_terminal(report.to_dict()))
     return 0 if report.valid else 1
 
 
@@ -429,7 +460,7 @@ def main(argv: list[str] | None = None) -> int:
             FileNotFoundError,
         )
         if isinstance(exc, known):
-            print(f"mle-gym: error: {exc}", file=sys.stderr)
+            print(f"mle-gym: error: {escape_text(str(exc))}", file=sys.stderr)
             return 2
         raise
 

@@ -31,12 +31,11 @@ import json
 import logging
 import os
 import re
-import shutil
 import tempfile
 import time
 import uuid
 import weakref
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -48,18 +47,22 @@ from mle_gym.families import Episode, GradeLike, make_family
 from mle_gym.families.workdir import WorkdirFS, WorkdirSandbox
 from mle_gym.sandbox import Sandbox, SandboxLimits, check_kind, default_kind, make_sandbox, quota
 from mle_gym.sandbox.base import WORKSPACE
+from mle_gym.sandbox.hostfs import copy_tree, make_inert, remove_tree
 from mle_gym.sandbox.kernel import PythonKernel
 from mle_gym.spaces import FreeText
 from mle_gym.tasks import Limits, TaskSpec, get_task
 from mle_gym.tools.builtin import ToolContext, list_files
+from mle_gym.tools.format import truncate
 from mle_gym.tools.fs import FsError, SandboxFS
 from mle_gym.tools.parsing import ActionError, ToolCall
 from mle_gym.tools.spec import ToolArgError, ToolResult
 from mle_gym.trajectory import TrajectoryWriter, json_safe
+from mle_gym.transcript import Transcript
 
 log = logging.getLogger(__name__)
 
 KEEP_MARKER = ".keep"
+_STATUS_CHARS = 4000  # room for a tool's status line over max_observation_chars
 _ORPHAN = re.compile(r"\.pid(\d+)\.")
 _LIVE_ENVS: weakref.WeakSet[MLEEnv] = weakref.WeakSet()
 
@@ -87,9 +90,29 @@ def _remove_orphan_workspaces(root: Path) -> None:
             os.kill(pid, 0)
         except ProcessLookupError:
             quota.unmount_stale(entry)
-            shutil.rmtree(entry, ignore_errors=True)
+            _remove_quietly(entry)
         except PermissionError:
             continue
+
+
+def _remove_quietly(folder: Path) -> None:
+    """Delete an episode folder however deep the agent nested its workspace (no link
+    followed, no recursion limit: :func:`hostfs.remove_tree`); failures are logged."""
+    try:
+        remove_tree(folder.parent, folder.name)
+    except OSError as exc:
+        log.warning("could not remove %s: %s", folder, exc)
+
+
+def _keep_copy(workspace: Path, saved: Path, owner: tuple[int, int] | None) -> None:
+    """Copy a finished episode's workspace to ``saved``: contents, not privileges (new
+    folders, regular files and links only, permission bits ``& 0o777``, owned by the
+    sandbox uid; FIFOs, sockets and devices left out; no link followed)."""
+    report = copy_tree(
+        workspace, saved, links="copy", owner=owner, max_entries=None, on_limit="skip"
+    )
+    if report.skipped:
+        log.info("kept workspace: not copied: %s", report.skipped[:20])
 
 
 class MLEEnv(gym.Env[str, Any]):
@@ -204,7 +227,7 @@ class MLEEnv(gym.Env[str, Any]):
         self._episode_dir: Path | None = None
         self._ctx: ToolContext | None = None
         self._trajectory: TrajectoryWriter | None = None
-        self._transcript: list[str] = []
+        self._transcript: Transcript | None = None  # kept only with render_mode="ansi"
         self._done = True
         self._episode: Episode | None = None
         self.episode_id: str | None = None
@@ -237,6 +260,18 @@ class MLEEnv(gym.Env[str, Any]):
     def sandbox(self) -> Sandbox | None:
         """The current episode's sandbox."""
         return self._sandbox
+
+    @contextlib.contextmanager
+    def agent_stopped(self) -> Iterator[None]:
+        """No process of the agent runs inside the block (commands, the ``python``
+        interpreter, anything they started): the episode's sandbox is frozen
+        (:meth:`Sandbox.frozen`), so host code can read the workspace without a process
+        swapping links under it. A no-op without a live sandbox. Blocks nest."""
+        if self._sandbox is None or self._sandbox.closed:
+            yield
+            return
+        with self._sandbox.frozen():
+            yield
 
     # -- episode lifecycle ---------------------------------------------------------------------
 
@@ -336,7 +371,9 @@ class MLEEnv(gym.Env[str, Any]):
             {"role": "user", "content": obs},
         ]
         info["episode_id"] = self.episode_id
-        self._transcript = [f"=== {self.task.env_id} · episode {self.episode_id} ===", obs]
+        self._transcript = Transcript() if self.render_mode == "ansi" else None
+        if self._transcript is not None:
+            self._transcript.start((f"=== {self.task.env_id} · episode {self.episode_id} ===", obs))
         if self.trajectory_path is not None:
             self._trajectory = TrajectoryWriter(self.trajectory_path)
             self._trajectory.write(
@@ -401,10 +438,14 @@ class MLEEnv(gym.Env[str, Any]):
 
         reward = 0.0
         grade: GradeLike | None = None
-        text = json_safe(result.text)
+        # Every tool truncates its output to max_observation_chars (plus a status line);
+        # this bounds any other text that quotes agent input (e.g. a validation message).
+        text = truncate(json_safe(result.text), self.max_observation_chars + _STATUS_CHARS)
+        tool_text = text
         if terminated or (truncated and self.grade_on_truncation):
             assert self._episode is not None
-            grade = self.family.grade(self._episode)
+            with self.agent_stopped():  # grading reads the workspace: nothing may race it
+                grade = self.family.grade(self._episode)
             grade_dict = grade.to_dict()
             reward = self.family.reward(grade_dict, self._mode, self.data_source or "")
             text += "\n\n" + self.family.end_summary(grade, reward, reason)
@@ -422,7 +463,7 @@ class MLEEnv(gym.Env[str, Any]):
             episode_id=self.episode_id,
         )
         if not result.ok:
-            info["error"] = result.text
+            info["error"] = tool_text
         if result.meta:
             info["tool_meta"] = dict(result.meta)
         if truncated:
@@ -430,7 +471,11 @@ class MLEEnv(gym.Env[str, Any]):
         if grade is not None:
             info["grade"] = grade_dict
             info["reward_mode"] = self._mode
-        self._transcript.append(self._render_turn(call, action, text))
+        if self._transcript is not None:
+            parts: list[tuple[str, str | None]] = [(self._render_turn(call, action), text)]
+            if self._done:
+                parts.append((self._end_line(reward, info.get("grade"), reason), None))
+            self._transcript.add(*parts)
         if self._trajectory is not None:
             self._trajectory.write(
                 {
@@ -456,10 +501,12 @@ class MLEEnv(gym.Env[str, Any]):
         return text, reward, terminated, truncated, info
 
     def render(self) -> str | None:
-        """With render_mode="ansi": the transcript of the current episode so far."""
+        """With render_mode="ansi": the transcript of the current episode so far (see
+        :mod:`mle_gym.transcript`: agent-produced text escaped and quoted with ``| ``,
+        at most about a million characters, the oldest steps dropped first)."""
         if self.render_mode != "ansi":
             return None
-        return "\n\n".join(self._transcript) + "\n"
+        return self._transcript.text() if self._transcript is not None else "\n"
 
     def release(self) -> None:
         """End the current episode now: stop its sandbox and delete its workspace (unless
@@ -569,13 +616,23 @@ class MLEEnv(gym.Env[str, Any]):
             {"role": "tool", "tool_call_id": call_id, "name": call.name, "content": text},
         ]
 
-    def _render_turn(self, call: ToolCall | None, action: Any, text: str) -> str:
+    def _render_turn(self, call: ToolCall | None, action: Any) -> str:
+        """The transcript heading of a step (one line; the transcript escapes it)."""
         if call is None:
-            head = f"--- step {self._steps}: (unparseable action) {str(action)[:200]!r}"
-        else:
-            args = json.dumps(call.args, ensure_ascii=False, default=repr)
-            head = f"--- step {self._steps}: {call.name} {args[:400]}"
-        return f"{head}\n{text}"
+            return f"--- step {self._steps}: (unparseable action) {str(action)[:200]!r}"
+        args = json.dumps(call.args, ensure_ascii=False, default=repr)
+        return f"--- step {self._steps}: {call.name[:100]} {args[:400]}"
+
+    @staticmethod
+    def _end_line(reward: float, g: dict[str, Any] | None, reason: str | None) -> str:
+        """The transcript's own end-of-episode line (numbers only: nothing the agent wrote)."""
+        how = f"truncated ({reason})" if reason else "terminated"
+        if g is None:
+            return f"=== episode over: {how} · not graded · reward {reward:g} ==="
+        return (
+            f"=== episode over: {how} · reward {reward:.6g} · score {g.get('score')!r} "
+            f"· valid {bool(g.get('valid'))} ==="
+        )
 
     def _teardown(self) -> None:
         if self._trajectory is not None:
@@ -583,6 +640,7 @@ class MLEEnv(gym.Env[str, Any]):
             self._trajectory = None
         if self._ctx is not None and self._ctx.kernel is not None:
             self._ctx.kernel.close()
+        owner = self._sandbox.file_owner if self._sandbox is not None else None
         if self._sandbox is not None:
             try:
                 self._sandbox.close()
@@ -593,16 +651,20 @@ class MLEEnv(gym.Env[str, Any]):
                 workspace = self._volume.mountpoint
                 saved = workspace.with_name("workspace.saved")
                 if self.keep_workspace:  # the files live on the volume: copy them off first
-                    shutil.copytree(workspace, saved, symlinks=True)
+                    _keep_copy(workspace, saved, owner)
                 self._volume.unmount()
                 self._volume = None
                 if self.keep_workspace:
                     workspace.rmdir()
                     saved.rename(workspace)
+            elif self.keep_workspace:
+                report = make_inert(self._episode_dir / "workspace", owner=owner)
+                if report.removed or report.stripped:
+                    log.info("kept workspace made inert: %s", report)
             if self.keep_workspace:
                 (self._episode_dir / KEEP_MARKER).touch()
             else:
-                shutil.rmtree(self._episode_dir, ignore_errors=True)
+                _remove_quietly(self._episode_dir)
             self._episode_dir = None
         self._ctx = None
         self._episode = None

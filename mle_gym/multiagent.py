@@ -113,6 +113,7 @@ from mle_gym.agents.base import Agent
 from mle_gym.env import MLEEnv
 from mle_gym.spaces import FreeText, ToolCallSpace
 from mle_gym.tools.parsing import parse_action
+from mle_gym.transcript import Transcript
 
 try:
     from pettingzoo import ParallelEnv
@@ -550,7 +551,8 @@ class CooperateParallelEnv(_MLEParallelEnv):
         **env_kwargs: Any,
     ) -> None:
         super().__init__(task_id, n_agents, render_mode)
-        self.env = MLEEnv(task_id, render_mode=render_mode, **env_kwargs)
+        # The team's transcript is kept here; the shared MLEEnv keeps none.
+        self.env = MLEEnv(task_id, render_mode=None, **env_kwargs)
         self.task = self.env.task
         self.tools: list[dict[str, Any]] = self.env.tools
         self.system_prompt: str = self.env.system_prompt
@@ -563,7 +565,7 @@ class CooperateParallelEnv(_MLEParallelEnv):
         self._calls = 0
         self._ended_by: str | None = None
         self._submitted_by: str | None = None
-        self._transcript: list[str] = []
+        self._transcript: Transcript | None = None  # only with render_mode="ansi"
 
     # -- API -----------------------------------------------------------------------------------
 
@@ -577,7 +579,10 @@ class CooperateParallelEnv(_MLEParallelEnv):
         self._calls = 0
         self._round = 0
         self._ended_by = self._submitted_by = None
-        self._transcript = [f"=== {self.task.env_id} · cooperate · {self.n_agents} agents ===", obs]
+        self._transcript = Transcript() if self.render_mode == "ansi" else None
+        if self._transcript is not None:
+            title = f"=== {self.task.env_id} · cooperate · {self.n_agents} agents ==="
+            self._transcript.start((title, obs))
         observations: dict[str, str] = {}
         infos: dict[str, dict[str, Any]] = {}
         for agent in self.possible_agents:
@@ -592,6 +597,7 @@ class CooperateParallelEnv(_MLEParallelEnv):
         self._check_actions(actions, self.agents)
         self._round += 1
         sections: list[str] = []
+        parts: list[tuple[str, str | None]] = []  # the same, for the transcript
         own: dict[str, dict[str, Any]] = {}
         results: dict[str, dict[str, Any] | None] = {}
         reward, terminated, truncated = 0.0, False, False
@@ -601,6 +607,7 @@ class CooperateParallelEnv(_MLEParallelEnv):
                 sections.append(
                     f"=== {agent}: not applied (the episode ended with {self._ended_by}'s call) ==="
                 )
+                parts.append((sections[-1], None))
                 results[agent] = None
                 continue
             obs, reward, terminated, truncated, info = self.env.step(action)
@@ -608,14 +615,17 @@ class CooperateParallelEnv(_MLEParallelEnv):
             self._last_info = info
             own[agent] = info
             results[agent] = {"tool": info.get("tool"), "ok": info.get("ok")}
-            sections.append(f"=== {agent}: {_describe(action)} ===\n{obs}")
+            heading = f"=== {agent}: {_describe(action)} ==="
+            sections.append(f"{heading}\n{obs}")
+            parts.append((heading, obs))
             if terminated or truncated:
                 self._ended_by = agent
                 self._submitted_by = agent if terminated else None
         left = self._last_info.get("steps_left")
         header = f"[team step {self._round} · {self._calls} tool calls so far · {left} left]"
         text = header + "\n" + "\n\n".join(sections)
-        self._transcript.append(text)
+        if self._transcript is not None:
+            self._transcript.add((header, None), *parts)
 
         done = terminated or truncated
         observations = dict.fromkeys(self.agents, text)
@@ -648,10 +658,12 @@ class CooperateParallelEnv(_MLEParallelEnv):
         return observations, rewards, terminations, truncations, infos
 
     def render(self) -> str | None:
-        """With render_mode="ansi": the team's transcript (one labelled block per step)."""
+        """With render_mode="ansi": the team's transcript (one labelled block per step;
+        agent-produced text escaped and quoted with ``| ``, bounded: see
+        :mod:`mle_gym.transcript`)."""
         if self.render_mode != "ansi":
             return None
-        return "\n\n".join(self._transcript) + "\n"
+        return self._transcript.text() if self._transcript is not None else "\n"
 
     def state(self) -> str:
         """A JSON snapshot of the shared episode: round, calls made and left, how it ended."""

@@ -11,6 +11,11 @@ import gymnasium as gym
 
 from mle_gym.agents.base import Agent
 
+#: Tool errors kept in :attr:`EpisodeResult.errors` (each cut to 500 characters); the
+#: others are only counted in ``error_count``, so the result stays small however long
+#: the episode.
+MAX_ERRORS = 100
+
 
 @dataclass
 class EpisodeResult:
@@ -28,6 +33,7 @@ class EpisodeResult:
     episode_id: str | None = None
     errors: list[str] = field(default_factory=list)
     usage: dict[str, Any] = field(default_factory=dict)
+    error_count: int = 0
 
 
 def run_episode(
@@ -43,7 +49,8 @@ def run_episode(
     ``observation`` and ``tools`` (the env's tool schemas, Chat Completions format).
     ``on_reset(observation, info)`` is called after the reset and
     ``on_step(step_index, action, observation, reward, info)`` after every step
-    (e.g. to print the transcript live).
+    (e.g. to print the transcript live). ``errors`` keeps the first :data:`MAX_ERRORS`
+    tool errors; ``error_count`` counts them all.
     """
     start = time.monotonic()
     obs, info = env.reset(seed=seed)
@@ -54,12 +61,15 @@ def run_episode(
     agent.reset({**info, "task": task, "observation": obs, "tools": tools})
     steps, reward, terminated, truncated = 0, 0.0, False, False
     errors: list[str] = []
+    error_count = 0
     while not (terminated or truncated):
         action = agent.act(obs, info)
         obs, reward, terminated, truncated, info = env.step(action)
         steps += 1
         if info.get("ok") is False and "error" in info:
-            errors.append(str(info["error"])[:500])
+            error_count += 1
+            if len(errors) < MAX_ERRORS:
+                errors.append(str(info["error"])[:500])
         if on_step is not None:
             on_step(steps, action, obs, reward, info)
     return EpisodeResult(
@@ -75,6 +85,7 @@ def run_episode(
         episode_id=info.get("episode_id"),
         errors=errors,
         usage=_usage_of(agent),
+        error_count=error_count,
     )
 
 

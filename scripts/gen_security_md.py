@@ -62,11 +62,16 @@ def _fmt(value: object) -> str:
 
 
 def _limits_section() -> list[str]:
+    from mle_gym import runner, transcript
     from mle_gym.env import MLEEnv
+    from mle_gym.evaluation import episode
+    from mle_gym.families.mlagentbench import undo
     from mle_gym.grading import csvread
+    from mle_gym.grading import report as grade_report
     from mle_gym.sandbox import kernel, repl_server
     from mle_gym.sandbox.base import SandboxLimits
     from mle_gym.tasks import Limits, SubmissionSpec, get_task
+    from mle_gym.tools import parsing
     from mle_gym.tools.builtin import ToolContext
 
     task_limits = Limits()
@@ -126,6 +131,43 @@ def _limits_section() -> list[str]:
             f"{kernel.GRACE_S:g} s",
             "interpreter killed, next call starts a fresh one",
         ),
+        (
+            "one action (text, JSON argument string or message content)",
+            f"{parsing.MAX_ACTION_CHARS:,} characters",
+            "refused unread, with an error observation",
+        ),
+        (
+            "one reply frame of the `python` interpreter",
+            _fmt(kernel.MAX_FRAME),
+            "protocol error: interpreter killed, next call starts a fresh one",
+        ),
+        (
+            "a `python` cell's traceback",
+            f"{repl_server.TRACEBACK_LIMIT:,} characters",
+            "cut",
+        ),
+        (
+            "one observation as the env returns it (and `info['error']`)",
+            "`max_observation_chars` + 4,000 characters",
+            "head and tail kept, marker in between",
+        ),
+        ("a grade report's message", f"{grade_report.MAX_MESSAGE_CHARS:,} characters", "cut"),
+        (
+            "`render()` transcript (kept only with `render_mode='ansi'`)",
+            f"{transcript.MAX_TRANSCRIPT_CHARS:,} characters",
+            "oldest steps dropped, with a note",
+        ),
+        (
+            "tool errors kept in `run_episode`'s result / `episode.json`",
+            f"{runner.MAX_ERRORS} / {episode.MAX_TOOL_ERRORS}",
+            "only counted",
+        ),
+        (
+            "MLAgentBench Undo Edit Script backups (host memory)",
+            f"{_fmt(undo.MAX_TOTAL_BYTES)} per episode, "
+            f"{undo.MAX_VERSIONS_PER_FILE} versions per file",
+            "oldest dropped first, said in the observation",
+        ),
     ]
     lines += [
         "",
@@ -171,19 +213,132 @@ per episode), these invariants:
 5. **The env never falls over**: `step()` never raises on agent input, hostile
    files and submissions get a specific error, and a normal step and a valid
    submission work right after any attack.
+6. **Host code never follows a path the agent controls.** Before the host reads or
+   writes a live workspace (grading's copy of the submission, `mle-gym eval`'s
+   `final/` snapshot, MLAgentBench's rerun copy and refills, ML-Bench's grading
+   tree, kept workspaces) every agent process of the episode is stopped
+   (`Sandbox.frozen()`: the cgroup freezer, or `docker pause`; if freezing fails
+   they are killed), and every path is opened component by component relative to
+   directory file descriptors with no-follow semantics (`mle_gym/sandbox/hostfs.py`),
+   so a link swapped in thousands of times a second by a thread the agent left
+   running is never followed, and host writes never land outside the workspace.
+7. **Nothing the agent starts outlives its step**, on both backends: a command that
+   kills its own wrapper shell, double-forks or detaches is swept, and so is a child
+   a `python` cell started. The sweep runs out of the agent's reach (as root or from
+   the host, through the cgroup), never from a process of the agent's uid.
+8. **No reward without the work.** Whatever a grader trusts (a file, a timing, an
+   exit code, an execution) is something the agent cannot forge: see "What each
+   family's grader trusts" below.
+9. **`step()` answers in bounded time on any input**: actions are parsed in linear
+   time with a size bound, every pipe to the `python` interpreter has a deadline, a
+   stuck or hostile interpreter is killed and reported.
+10. **No channel between episodes** through kernel objects that outlive a process
+    (keyrings, SysV IPC, POSIX message queues, abstract sockets, `/dev/shm`).
+11. **Host resources and the host's terminal are safe**: every per-episode host-side
+    buffer has a cap (listed under limits), kept workspaces are inert copies
+    (contents, not privileges), and agent text printed by the CLI, `render()` and
+    reports has its control characters escaped and cannot pose as the CLI's own lines.
 
 Trusted: the host, its kernel, the Docker engine, the task folders and prepared
 data, and the code calling `gym.make`.
 """
 
+GRADERS_INTRO = """\
+## What each family's grader trusts
+
+A reward is only as good as the evidence the grader reads. For every family, this is
+what decides the reward, and why agent code cannot forge it:
+"""
+
+
+#: (family, what the grader trusts, why the agent cannot forge it)
+GRADER_ROWS: list[tuple[str, str, str]] = [
+    (
+        ("MLE-bench, Kaggle data"),
+        ("the submission file in the workspace, read once, and the private answers"),
+        (
+            "The answers are never mounted into a sandbox. The submission is read with every "
+            "agent process of the episode frozen, through directory fds with no-follow "
+            "(`Sandbox.frozen()`, `hostfs`), so no link swapped in by a running thread "
+            "redirects the read; grading runs on the host."
+        ),
+    ),
+    (
+        ("MLE-bench, offline replicas"),
+        ("the same, with answers generated from a secret"),
+        (
+            "Each replica is generated from HMAC-SHA256(installation key, `<task>:<seed>`); "
+            "the key (`$MLE_GYM_HOME/replica.key`, mode 0600, or `$MLE_GYM_REPLICA_KEY`) "
+            "never enters a sandbox (its environment is built from scratch, the cache root is"
+            " never mounted). Rerunning the public generator with the public seed gives other"
+            " data and scores at chance (`reward-replica-regenerate`). The same key and seed "
+            "give byte-identical data; cache folders and manifests carry the key id."
+        ),
+    ),
+    (
+        ("MLAgentBench"),
+        (
+            "the benchmark's own evaluation of the agent's final files, rerun in a fresh "
+            "sandbox on a copy taken while the episode is frozen; for timing tasks, the "
+            "timing guard's signed report"
+        ),
+        (
+            "The rerun copy and the refills are made through directory fds with no-follow "
+            "while every agent process is stopped. A timing run is measured by a guard that "
+            "is a child subreaper: the clock stops only when the whole process tree of the "
+            "run has exited, the evaluated outputs are hashed at that moment, and the report "
+            "is signed with a per-run HMAC key the guard reads from its stdin before it "
+            "starts anything (never inherited; the guard is non-dumpable). A missing or "
+            "unsigned report, a stopped or killed guard, or an output whose hash changed "
+            "after the clock stopped makes the run not count."
+        ),
+    ),
+    (
+        ("ML-Bench (default rules)"),
+        (
+            "an execution trace of the graded run, made in a fresh sandbox: the repository's "
+            "entry point exec'd by a system interpreter, with the instructed values in its "
+            "real argv, ending by itself with status 0"
+        ),
+        (
+            "The graded command runs under a ptrace tracer started as root inside the grading"
+            " sandbox (capabilities SYS_PTRACE, SETUID, SETGID, SETPCAP only), the command "
+            "itself as the sandbox uid with no capabilities: it cannot signal, stop, trace or"
+            " read the tracer, and its output goes to a pipe only the tracer holds, so it "
+            "cannot forge the report. Every exec of every process is recorded with its argv, "
+            "working directory, the kernel's path of the executable and its start-up "
+            "environment. An interpreter in a writable place (workspace, `/tmp`), a start-up "
+            "hook (`LD_PRELOAD`, `PYTHONSTARTUP`, `BASH_ENV`, exported shell functions...), "
+            "an entry point killed or replaced, a command commented out, printed or never "
+            'reached, or a missing or cut trace all fail. `compat="mlbench"` keeps ML-Bench\'s'
+            " original, untraced rules (for reproducing published numbers), which such "
+            "submissions pass."
+        ),
+    ),
+]
+
+GRADERS_OUTRO = """\
+Grading always runs host-side (or in a fresh sandbox for reruns), never in the agent's
+processes, and every host access to a workspace is made with the episode frozen.
+"""
+
+
+def _graders_section() -> list[str]:
+    lines = [GRADERS_INTRO, "| family | the grader trusts | why the agent cannot forge it |"]
+    lines.append("|---|---|---|")
+    lines += [f"| {a} | {b} | {c} |" for a, b, c in GRADER_ROWS]
+    return [*lines, "", GRADERS_OUTRO]
+
+
 HOW_TESTED = """\
 ## How this is tested
 
 `tests/security/` attacks a real `MLEBench/spaceship-titanic-v0` episode (replica
-data) through `env.step()` only, on both backends, with real bubblewrap, a real
-Docker engine and real host targets started by the test: TCP servers on 127.0.0.1
-and on every other address of the host, a UDP socket, a `sleep` process, and a fake
-API key in the host's environment. Every case asserts that
+data; reward cases attack the MLAgentBench and ML-Bench tasks they are about, on
+offline data the tests generate) through `env.step()` only, on both backends,
+with real bubblewrap, a real Docker engine and real host targets started by the
+test: TCP servers on 127.0.0.1 and on every other address of the host, a UDP
+socket, a `sleep` process, and a fake API key in the host's environment. Every case asserts that
 
 * **(a)** the attack fails: checked on the host too (files unchanged or absent,
   servers that accepted nothing, processes that survived, no process or container
@@ -220,6 +375,16 @@ HOLES_FOUND = """\
   kill. A cell's output is now capped like a command's (64 MB; the excess is
   dropped) and the cell is interrupted with `output limit exceeded`
   (`resources-output-flood-python`).
+* **Round two (an independent review through `env.step`).** Host code that walked
+  a live workspace (grading, `final/` snapshots, MLAgentBench reruns, ML-Bench's
+  grading tree, kept workspaces) could be redirected by links swapped in by a running
+  thread; a docker command could kill its wrapper shell and survive its step;
+  replica answers could be regenerated from the public code and seed; timing tasks
+  stopped the clock when the main process exited; an ML-Bench `exit 0` plus touched
+  files passed; `<tool_call>` followed by 10,000 spaces took minutes to parse; the
+  kernel keyring carried data between episodes; Undo backups held hundreds of MB of
+  host memory; agent text reached the terminal raw. Each class now has its cases
+  below (categories race, sweep, reward, hang, channel, kept, hostmem, terminal).
 * **Symlink race in the file tools.** A `python`-tool thread flipping a path
   between a regular file and a symlink made `read_file` fail with an internal
   `OSError` (from `readlink` after `lstat`). The answers were never exposed (every
@@ -262,6 +427,21 @@ Be aware of what this does **not** protect against:
   remote Docker engine, and images other than the one `mle-gym sandbox build`
   makes. The suite attacks one MLE-bench task; other tasks and families use the
   same sandboxes, file tools and grading library.
+* **What a traced ML-Bench run cannot tell.** Python files the submission adds and
+  the entry point imports (an `argparse.py` next to the script, a module earlier on
+  `sys.path`) run inside the entry point's own process, and another process of the
+  agent could write into its memory through `/proc/<pid>/mem`: the trace shows the
+  right exec either way. `Python Code` examples are traced, but only their exit status
+  is read.
+* **Covert signalling between live episodes** through what they share read-only
+  (`flock` or inotify on files of the runtime or the task data, CPU and memory
+  timing). Nothing of it outlives the processes holding it.
+* **Replica secrecy rests on the key.** The generators use PCG64 seeded from the
+  key, not a cryptographic generator; recovering its state from the public rows is
+  far beyond an episode. The test suite's key is public (`tests/conftest.py`) and
+  must never generate data agents are graded on. A non-root host has no cgroup, so
+  there `sweep_leftovers()` cannot kill what a `python` cell started (commands are
+  still swept by their PID 1).
 * **Task-level leakage.** Some competitions' public data leaks their labels
   (marked `leakage:` in `task.yaml` and left out of evaluation sets); that is a
   property of the data, not of the sandbox.
@@ -328,6 +508,7 @@ def render() -> str:
         "the agent sees on each sandbox backend.",
         "",
         THREAT_MODEL,
+        *_graders_section(),
         HOW_TESTED,
         *_cases_section(reg),
         *_limits_section(),

@@ -7,6 +7,12 @@ episode of the scripted agent (which writes the task's ``solution.py`` into the
 workspace, runs it in the sandbox, validates and submits), and grade the
 replica's sample submission with the task's grader. Prints the ``data.replica``
 figures for task.yaml (first seed) and one line per seed.
+
+Replica data depends on the replica key (mle_gym/data/replica_key.py): the key of
+``$MLE_GYM_REPLICA_KEY`` if set, else a fresh random key per seed. The figures
+stored in task.yaml are measured under the test suite's fixed, public key
+(``TEST_REPLICA_KEY`` in tests/conftest.py), so that tests see them exactly:
+``MLE_GYM_REPLICA_KEY=<that key> python scripts/measure_replica_reference.py TASK``.
 """
 
 from __future__ import annotations
@@ -21,18 +27,19 @@ import gymnasium as gym
 
 import mle_gym  # noqa: F401 - registers the envs
 from mle_gym.agents import make_agent
-from mle_gym.data import sources
+from mle_gym.data import replica_key, sources
 from mle_gym.grading import grade_submission
 from mle_gym.runner import run_episode
 from mle_gym.tasks import get_task
 
 
-def measure(task_name: str, seed: int, sandbox: str) -> tuple[float, float, float]:
-    """(reference score, sample-submission score, episode seconds) for one seed."""
+def measure(task_name: str, seed: int, sandbox: str) -> tuple[float, float, float, str]:
+    """(reference score, sample-submission score, episode seconds, key id) for one seed."""
     task = get_task(task_name)
     with tempfile.TemporaryDirectory(prefix="mle_gym-measure-") as home:
         os.environ["MLE_GYM_HOME"] = home
         data = sources.prepare_replica(task, seed)
+        key_id = replica_key.key_id()
         env = gym.make(
             task.env_id, data="replica", replica_seed=seed, reward_mode="raw", sandbox=sandbox
         )
@@ -53,7 +60,7 @@ def measure(task_name: str, seed: int, sandbox: str) -> tuple[float, float, floa
         )
         if not sample.valid or sample.score is None:
             raise SystemExit(f"seed {seed}: the sample submission is invalid: {sample.message}")
-        return float(grade["score"]), float(sample.score), seconds
+        return float(grade["score"]), float(sample.score), seconds, key_id
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -63,17 +70,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sandbox", default="local", help="sandbox backend (default local)")
     args = parser.parse_args(argv)
     rows = [(seed, *measure(args.task, seed, args.sandbox)) for seed in args.seeds]
-    seed, ref, sample, _ = rows[0]
+    seed, ref, sample, _, key_id = rows[0]
     seeds = " ".join(str(r[0]) for r in rows)
     print(f"reference_score: {ref}")
     print(f"sample_submission_score: {sample}")
     print(
         f'measured_by: "python scripts/measure_replica_reference.py {args.task} --seeds {seeds}'
-        f' (scripted agent running solution.py; seed {seed} shown)"'
+        f' (scripted agent running solution.py; seed {seed}, replica key {key_id} shown)"'
     )
-    for seed, ref, sample, seconds in rows:
+    for seed, ref, sample, seconds, key_id in rows:
         print(
-            f"# seed {seed}: reference {ref}, sample submission {sample}, episode {seconds:.1f} s"
+            f"# seed {seed} (key {key_id}): reference {ref}, sample submission {sample}, "
+            f"episode {seconds:.1f} s"
         )
     return 0
 

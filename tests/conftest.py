@@ -8,18 +8,26 @@ from pathlib import Path
 
 import pytest
 
+#: The replica key of every test session (``$MLE_GYM_REPLICA_KEY``): fixed and public, so
+#: the replica figures stored in task.yaml (measured under it, seed 0) are what tests see.
+#: Real installations use their own secret key (see mle_gym/data/replica_key.py).
+TEST_REPLICA_KEY = "6d6c652d67796d2074657374206b6579206f6e6c793a206e6f74206120736563"
+
 
 @pytest.fixture(scope="session", autouse=True)
 def mle_gym_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """Every test session gets its own $MLE_GYM_HOME (replicas generated once per session)."""
+    """Every test session gets its own $MLE_GYM_HOME (replicas generated once per session)
+    and the fixed test replica key."""
     home = tmp_path_factory.mktemp("mle_gym_home")
-    old = os.environ.get("MLE_GYM_HOME")
+    saved = {k: os.environ.get(k) for k in ("MLE_GYM_HOME", "MLE_GYM_REPLICA_KEY")}
     os.environ["MLE_GYM_HOME"] = str(home)
+    os.environ["MLE_GYM_REPLICA_KEY"] = TEST_REPLICA_KEY
     yield home
-    if old is None:
-        os.environ.pop("MLE_GYM_HOME", None)
-    else:
-        os.environ["MLE_GYM_HOME"] = old
+    for name, value in saved.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
 
 
 @pytest.fixture

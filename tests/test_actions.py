@@ -161,3 +161,28 @@ def test_argument_checking() -> None:
         execute.check_args({"command": ["ls"]})
     with pytest.raises(ToolArgError, match="must be number"):
         execute.check_args({"command": "ls", "timeout": float("nan")})
+
+
+@pytest.mark.slow
+def test_edit_file_refuses_a_result_over_the_size_limit_before_building_it(make_env) -> None:
+    """Many occurrences times a large replacement: the size is computed first, so the
+    host never builds the oversized text; the file is unchanged."""
+    env = make_env()
+    env.reset(seed=0)
+    env.step({"tool": "write_file", "args": {"path": "many.txt", "content": "a" * 100_000}})
+    big = "b" * 500_000  # 100,000 x 500 kB = 50 GB if it were built
+    obs, *_, info = env.step(
+        {
+            "tool": "edit_file",
+            "args": {"path": "many.txt", "old": "a", "new": big, "replace_all": True},
+        }
+    )
+    assert not info["ok"]
+    assert "the result would be 50,000,000,000 bytes (100,000 replacement(s))" in obs
+    assert "the file size limit is" in obs
+    obs, *_ = env.step({"tool": "read_file", "args": {"path": "many.txt"}})
+    assert "100,000 bytes" in obs
+    obs, *_, info = env.step(
+        {"tool": "edit_file", "args": {"path": "many.txt", "old": "aaaa", "new": "b"}}
+    )
+    assert not info["ok"] and "occurs 25,000 times" in obs

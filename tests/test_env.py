@@ -158,12 +158,14 @@ def test_malformed_action_gives_error_observation_and_env_keeps_working(make_env
 
 
 def test_execute_reports_exit_code_timeout_and_memory(make_env) -> None:
-    env = make_env(exec_timeout_s=2, memory_mb=600)
+    # A generous limit for the allocation (a loaded machine may take seconds to start
+    # python), a short per-call timeout for the sleep.
+    env = make_env(exec_timeout_s=60, memory_mb=600)
     env.reset(seed=0)
     obs, *_, info = env.step(call("execute", command="echo out; echo err >&2; exit 3"))
     assert obs.startswith("[exit code 3 ·") and "out" in obs and "err" in obs
     assert not info["ok"] and info["tool_meta"]["exit_code"] == 3
-    obs, *_, info = env.step(call("execute", command="sleep 30"))
+    obs, *_, info = env.step(call("execute", command="sleep 30", timeout=2))
     assert "killed: wall-clock timeout after 2 s" in obs and info["tool_meta"]["timed_out"]
     obs, *_, info = env.step(call("execute", command="python -c 'b = bytearray(3 * 1024**3)'"))
     assert "killed: out of memory" in obs or "MemoryError" in obs
@@ -186,7 +188,7 @@ def test_long_output_is_truncated_with_marker(make_env) -> None:
 def test_answers_unreachable_through_tools(make_env, mle_gym_home: Path) -> None:
     env = make_env(reward_mode="raw")
     env.reset(seed=0)
-    private = next(mle_gym_home.glob("data/mlebench/spaceship-titanic/replica-seed0/private"))
+    private = next(mle_gym_home.glob("data/mlebench/spaceship-titanic/replica-seed0-key*/private"))
     answers = private / "test.csv"
     assert answers.is_file()
     obs, *_, info = env.step(call("read_file", path=str(answers)))
@@ -379,14 +381,29 @@ def test_same_seed_same_observations_and_grade(make_env) -> None:
     assert grade_a == grade_b
 
 
-def _project_leftovers(uids: set[int]) -> list[str]:
-    """Processes of the given host uids, cgroups and containers of this process still there."""
+def _sandbox_owner(env) -> tuple[set[int], set[str]]:
+    """The host uids (local) or container ids (docker) whose processes are the episode's."""
+    sandbox = env.unwrapped.sandbox
+    container = getattr(sandbox, "container_id", "")
+    if container:  # docker: uid 1000 is every container's, the cgroup names this one
+        return set(), {container}
+    uid = getattr(sandbox, "uid", None)
+    return ({uid} if uid is not None and uid != os.getuid() else set()), set()
+
+
+def _project_leftovers(uids: set[int], containers: set[str] = frozenset()) -> list[str]:
+    """Processes of the given host uids or containers, cgroups and containers of this
+    process still there."""
     found = []
     for p in os.listdir("/proc"):
         if p.isdigit():
             with contextlib.suppress(OSError):
                 if os.stat(f"/proc/{p}").st_uid in uids:
                     found.append(f"pid {p}")
+                elif containers:
+                    cgroup = Path(f"/proc/{p}/cgroup").read_text()
+                    if any(c in cgroup for c in containers):
+                        found.append(f"pid {p} (container)")
     for group in Path("/sys/fs/cgroup").glob(f"*/mle_gym/{os.getpid()}-*"):
         found.append(f"cgroup {group}")
     with contextlib.suppress(Exception):
@@ -404,14 +421,13 @@ def test_close_removes_workspace_and_processes(make_env) -> None:
     env = make_env()
     env.reset(seed=0)
     ws = env.unwrapped.workspace
-    uid = getattr(env.unwrapped.sandbox, "uid", None)
+    uids, containers = _sandbox_owner(env)
     env.step(call("execute", command="(setsid sleep 600 &) ; echo ok"))
     env.step(call("python", code="import subprocess; subprocess.Popen(['sleep', '600']); 1"))
     assert ws.is_dir()
     env.close()
     assert not ws.exists()
-    uids = {uid} if uid is not None and uid != os.getuid() else set()
-    assert _project_leftovers(uids) == []
+    assert _project_leftovers(uids, containers) == []
     env.close()  # idempotent
 
 
@@ -442,23 +458,26 @@ def test_python_tool_keeps_state_and_recovers_from_oom(make_env) -> None:
 
 @pytest.mark.slow
 def test_twenty_abusive_episodes_leave_nothing_behind(make_env) -> None:
-    env = make_env(memory_mb=300, exec_timeout_s=1)
+    # Timeouts are per call (1 s); the limit is generous so that an allocation on a
+    # loaded machine reaches the memory limit before any timeout.
+    env = make_env(memory_mb=300, exec_timeout_s=60)
     uids: set[int] = set()
+    containers: set[str] = set()
     for seed in range(20):
         env.reset(seed=seed)
-        uid = getattr(env.unwrapped.sandbox, "uid", None)
-        if uid is not None and uid != os.getuid():
-            uids.add(uid)
-        _, *_, info = env.step(call("execute", command="setsid sleep 600 & sleep 30"))
+        episode_uids, episode_containers = _sandbox_owner(env)
+        uids |= episode_uids
+        containers |= episode_containers
+        _, *_, info = env.step(call("execute", command="setsid sleep 600 & sleep 30", timeout=1))
         assert info["tool_meta"]["timed_out"]
-        _, *_, info = env.step(call("execute", command="python -c 'b = bytearray(2**30)'"))
-        assert info["tool_meta"]["oom_killed"]
-        _, *_, info = env.step(call("python", code="import time; time.sleep(30)"))
+        obs, *_, info = env.step(call("execute", command="python -c 'b = bytearray(2**30)'"))
+        assert info["tool_meta"]["oom_killed"] or "MemoryError" in obs, obs
+        _, *_, info = env.step(call("python", code="import time; time.sleep(30)", timeout=1))
         assert info["tool_meta"]["status"] == "interrupted"
         _, *_, info = env.step(call("python", code="b = bytearray(2**30)"))
         assert info["tool_meta"]["status"] == "died"
     env.close()
-    assert _project_leftovers(uids) == []
+    assert _project_leftovers(uids, containers) == []
 
 
 def test_missing_bubblewrap_is_a_clear_error(

@@ -426,6 +426,17 @@ def test_nasty_actions_regressions(make_env, tmp_path: Path) -> None:
         ({"tool": "list_files", "args": _deep(10_000, 1)}, "unexpected argument(s) 'a'"),
         ({1: "x", "b": 2}, "object has no 'tool' or 'name' field (keys: ['1', 'b'])"),
         ({"tool": "execute", "args": {"command": "echo " + "y" * 100_000}}, "the limit is 100,000"),
+        ("<tool_call>" + " " * 10_000, "without a closing </tool_call>"),
+        ("```" + " " * 10_000 + "x", "no tool call found"),
+        ("x" * 1_000_001, "the action is longer than 1,000,000 characters"),
+        (
+            {"role": "assistant", "content": "<tool_call>" * 100_000},
+            "message content is longer than 1,000,000 characters",
+        ),
+        (
+            {"name": "list_files", "arguments": " " * 1_000_001},
+            "JSON string of tool arguments is longer than",
+        ),
     ],
     ids=[
         "surrogate-path",
@@ -437,6 +448,11 @@ def test_nasty_actions_regressions(make_env, tmp_path: Path) -> None:
         "deep-args",
         "int-key",
         "long-command",
+        "tool-call-spaces",
+        "fence-spaces",
+        "huge-text",
+        "huge-content",
+        "huge-arguments-string",
     ],
 )
 def test_bad_input_gets_a_specific_error(make_env, action: Any, message: str) -> None:

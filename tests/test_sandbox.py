@@ -348,6 +348,199 @@ def test_execute_sweeps_spare_the_interpreter(sandbox: Sandbox, kernel: PythonKe
     assert kernel.run("y", 30).result == "'kept'"
 
 
+# -- freezing, sweeps, supervised commands -----------------------------------------------------
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except FileNotFoundError:
+        return -1
+
+
+def _wait_growing(path: Path, timeout: float = 20.0) -> None:
+    """Wait until ``path`` exists and has grown once (the writer is running)."""
+    deadline = time.monotonic() + timeout
+    first = _size(path)
+    while time.monotonic() < deadline:
+        time.sleep(0.05)
+        now = _size(path)
+        if now > 0 and now != first:
+            return
+        first = now
+    raise AssertionError(f"{path.name} never grew: its writer did not start")
+
+
+def _still_growing(path: Path, settle: float = 1.0, window: float = 0.8) -> bool:
+    """Whether something still writes to ``path`` (a writer appends every 0.1 s)."""
+    time.sleep(settle)
+    before = _size(path)
+    time.sleep(window)
+    return _size(path) != before
+
+
+WRITER = "while :; do echo x >> {name}; sleep 0.1; done"
+
+
+@pytest.mark.slow
+def test_frozen_stops_every_agent_process(sandbox: Sandbox, kernel: PythonKernel, layout) -> None:
+    from mle_gym.sandbox.base import SandboxError
+
+    cell = kernel.run(
+        "import threading, time\n"
+        "def tick():\n"
+        "    i = 0\n"
+        "    while True:\n"
+        "        i += 1\n"
+        "        with open('counter', 'w') as f:\n"
+        "            f.write(str(i))\n"
+        "        time.sleep(0.01)\n"
+        "threading.Thread(target=tick, daemon=True).start()",
+        30,
+    )
+    assert cell.status == "ok", cell
+    counter = layout["ws"] / "counter"
+    _wait_growing(counter)
+    with sandbox.frozen():
+        assert sandbox.is_frozen
+        first = counter.read_text()
+        time.sleep(0.4)
+        assert counter.read_text() == first, "a thread of the interpreter ran while frozen"
+        with sandbox.frozen():  # nests
+            time.sleep(0.1)
+        assert sandbox.is_frozen and counter.read_text() == first
+        with pytest.raises(SandboxError, match="frozen"):
+            sandbox.exec("true", 10)
+        with pytest.raises(SandboxError, match="frozen"):
+            sandbox.spawn(["sleep", "1"])
+        with pytest.raises(SandboxError, match="frozen"):
+            sandbox.exec("true", 10, supervisor=["python3", "-c", "pass"])
+    assert not sandbox.is_frozen
+    deadline = time.monotonic() + 10
+    while counter.read_text() == first and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert counter.read_text() != first, "the interpreter did not resume after the block"
+    assert kernel.run("1 + 1", 30).result == "2"
+    r, out = run(sandbox, "echo after")
+    assert r.ok and out == "after\n"
+
+
+@pytest.mark.slow
+def test_commands_that_escape_their_wrapper_do_not_survive_the_step(
+    sandbox: Sandbox, layout
+) -> None:
+    ws = layout["ws"]
+    script = (
+        "kill -9 $PPID; kill -STOP $PPID; "
+        f"({WRITER.format(name='bg')}) & "
+        f"sh -c '({WRITER.format(name='dbl')}) &' & "
+        f"setsid nohup sh -c '{WRITER.format(name='sid')}' >/dev/null 2>&1 & "
+        "sleep 0.5; echo started"
+    )
+    r, out = run(sandbox, script)
+    assert "started" in out, out
+    for name in ("bg", "dbl", "sid"):
+        assert _size(ws / name) > 0, f"{name}: the writer never ran"
+        assert not _still_growing(ws / name), f"{name}: a process outlived its step"
+    r, out = run(sandbox, "echo next")
+    assert r.ok and out == "next\n"
+
+
+@pytest.mark.slow
+def test_sweep_leftovers_kills_what_cells_started(
+    sandbox: Sandbox, kernel: PythonKernel, layout
+) -> None:
+    ws = layout["ws"]
+    cell = kernel.run(
+        "import os, subprocess\n"
+        "kept = 'state'\n"
+        f"p = subprocess.Popen(['sh', '-c', {WRITER.format(name='popen')!r}], "
+        "start_new_session=True)\n"
+        "if os.fork() == 0:\n"
+        "    os.setsid()\n"
+        "    if os.fork() == 0:\n"
+        f"        os.execvp('sh', ['sh', '-c', {WRITER.format(name='forked')!r}])\n"
+        "    os._exit(0)\n"
+        "os.wait()\n"
+        "if os.fork() == 0:  # non-dumpable: its /proc entry is root's\n"
+        "    import ctypes, time\n"
+        "    ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)\n"
+        "    while True:\n"
+        "        open('hidden', 'a').write('x')\n"
+        "        time.sleep(0.1)\n"
+        "p.pid",
+        30,
+    )
+    assert cell.status == "ok", cell
+    for name in ("popen", "forked", "hidden"):
+        _wait_growing(ws / name)
+    sandbox.sweep_leftovers()
+    assert not _still_growing(ws / "popen", settle=0.3)
+    assert not _still_growing(ws / "forked", settle=0.0)
+    assert not _still_growing(ws / "hidden", settle=0.0)
+    assert kernel.run("kept, p.wait()", 30).result == "('state', -9)"
+    sandbox.sweep_leftovers()  # nothing left: a no-op that spares the interpreter
+    assert kernel.run("kept", 30).result == "'state'"
+
+
+@pytest.mark.slow
+def test_sweep_leftovers_before_the_first_command_spares_the_sandbox(make) -> None:
+    sb = make()
+    kernel = PythonKernel(sb, memory_mb=768)
+    try:
+        assert kernel.run("kept = 1", 60).status == "ok"
+        sb.sweep_leftovers()  # no command has run yet: the command server must survive it
+        r, out = run(sb, "echo ok")
+        assert r.ok and out == "ok\n"
+        assert kernel.run("kept", 30).result == "1"
+    finally:
+        kernel.close()
+
+
+SUPERVISOR = """
+import os, subprocess, sys
+argv = sys.argv[sys.argv.index("--") + 1 :]
+status = open("/proc/self/status").read()
+cap_eff = int(next(l for l in status.splitlines() if l.startswith("CapEff:")).split()[1], 16)
+print("SUP uid", os.getuid(), os.geteuid(), "ptrace", bool(cap_eff >> 19 & 1), flush=True)
+child = subprocess.Popen(argv)
+rc = child.wait()
+print("SUP end", rc, flush=True)
+sys.exit(rc)
+"""
+
+
+@pytest.mark.slow
+def test_supervised_exec_runs_the_supervisor_as_root(sandbox: Sandbox, layout) -> None:
+    sup = ["python3", "-I", "-c", SUPERVISOR, "--"]
+    cmd = (
+        "echo CHILD uid $(id -u) cwd $(pwd); grep CapEff /proc/self/status; "
+        "kill -9 $PPID 2>/dev/null || echo CHILD cannot kill; "
+        "kill -STOP $PPID 2>/dev/null || echo CHILD cannot stop; "
+        f"({WRITER.format(name='sup_bg')}) & exit 3"
+    )
+    r = sandbox.exec(cmd, 60, supervisor=sup)
+    out = (r.head + r.tail).decode()
+    assert "SUP uid 0 0 ptrace True" in out, out
+    child_uid = int(out.split("CHILD uid ")[1].split()[0])
+    assert child_uid == sandbox.uid != 0  # type: ignore[attr-defined]
+    assert "cwd /workspace" in out and "CapEff:\t0000000000000000" in out
+    assert "CHILD cannot kill" in out and "CHILD cannot stop" in out
+    assert "SUP end 3" in out and r.exit_code == 3
+    assert not _still_growing(layout["ws"] / "sup_bg")
+    with pytest.raises(ValueError, match="supervisor"):
+        sandbox.exec("true", 10, supervisor="python3")  # type: ignore[arg-type]
+
+
+@pytest.mark.slow
+def test_supervised_exec_times_out(sandbox: Sandbox) -> None:
+    sup = ["python3", "-I", "-c", SUPERVISOR, "--"]
+    r = sandbox.exec("sleep 60", 1.5, supervisor=sup)
+    assert r.timed_out and r.exit_code is None
+    r, out = run(sandbox, "echo fine")
+    assert r.ok and out == "fine\n"
+
+
 # -- backend-specific ------------------------------------------------------------------------
 
 
@@ -438,6 +631,7 @@ def test_docker_container_hardening_and_labels(sandbox: Sandbox) -> None:
     assert hc["NetworkMode"] == "none"
     assert hc["ReadonlyRootfs"] is True
     assert hc["CapDrop"] == ["ALL"]
+    assert set(hc["CapAdd"] or ()) <= {"KILL", "SETUID", "SETGID", "SETPCAP", "SYS_PTRACE"}
     assert "no-new-privileges" in hc["SecurityOpt"]
     assert hc["Memory"] == 768 * 2**20 and hc["MemorySwap"] == 768 * 2**20
     assert hc["PidsLimit"] == 64 and hc["NanoCpus"] == 10**9

@@ -6,7 +6,10 @@
 * ``prepare_kaggle`` downloads through the Kaggle API or takes a zip, runs the
   task's ``prepare(raw, public, private)``, and compares the result with
   MLE-bench's published md5 sums (``data.kaggle.prepared_md5`` in task.yaml).
-* ``prepare_replica`` runs the task's ``replica(public, private, seed)``.
+* ``prepare_replica`` runs the task's ``replica(public, private, seed)`` with a
+  seed derived from ``seed`` and the installation's secret replica key
+  (:mod:`mle_gym.data.replica_key`), so the public seed alone does not
+  determine the answers.
 """
 
 from __future__ import annotations
@@ -42,16 +45,11 @@ def _module_function(task: TaskSpec, name: str):
 
 
 def prepare_replica(task: TaskSpec, seed: int = 0, *, force: bool = False) -> PreparedData:
-    """Generate (or reuse) the offline replica for ``seed``."""
+    """Generate (or reuse) the offline replica for ``seed``, seeded through the
+    installation's secret replica key (see :func:`store.build_replica`)."""
     if "replica" not in task.data:
         raise DataNotPrepared(f"task {task.key} has no offline replica")
-    replica = _module_function(task, "replica")
-
-    def builder(public: Path, private: Path) -> dict:
-        replica(public, private, seed)
-        return {"replica_seed": seed}
-
-    return store.build(task, "replica", store.variant_name("replica", seed), builder, force=force)
+    return store.build_replica(task, seed, _module_function(task, "replica"), force=force)
 
 
 def _compare_with_mlebench(task: TaskSpec, root_public: Path, root_private: Path) -> dict:

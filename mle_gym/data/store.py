@@ -6,7 +6,10 @@ Layout under ``$MLE_GYM_HOME/data``::
     <benchmark>/<task_id>/<variant>/private/    answers (mode 0700, never mounted)
     <benchmark>/<task_id>/<variant>/MANIFEST.json
 
-``variant`` is ``kaggle`` or ``replica-seed<N>``. Preparation is
+``variant`` is ``kaggle`` or ``replica-seed<N>-key<ID>``, where ``ID`` names the
+installation's secret replica key (:mod:`mle_gym.data.replica_key`): replicas
+generated with another key are never served (they are other data), and a replica
+whose manifest does not record the current key id is not used either. Preparation is
 
 * atomic: files are built in a temporary sibling folder and renamed into place
   only when complete, so a crash never leaves a half-prepared variant;
@@ -27,11 +30,12 @@ import os
 import shutil
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from mle_gym import paths
+from mle_gym.data import replica_key
 from mle_gym.tasks import TaskSpec
 
 log = logging.getLogger(__name__)
@@ -64,9 +68,30 @@ class PreparedData:
         return json.loads((self.root / MANIFEST).read_text())
 
 
-def variant_name(source: str, replica_seed: int = 0) -> str:
-    """Folder name of a data variant."""
-    return f"replica-seed{replica_seed}" if source == "replica" else source
+#: Manifest entry naming the replica key a replica was generated with.
+KEY_ID_FIELD = "replica_key_id"
+
+
+def variant_name(source: str, replica_seed: int = 0, key_id: str | None = None) -> str:
+    """Folder name of a data variant: a replica's names its seed and the key id
+    (``key_id``, by default the current key's)."""
+    if source != "replica":
+        return source
+    return f"replica-seed{replica_seed}-key{key_id or replica_key.key_id()}"
+
+
+def _manifest_matches(root: Path, require: Mapping[str, object] | None) -> bool:
+    """Whether ``root`` holds a complete variant whose manifest has every ``require`` entry."""
+    manifest = root / MANIFEST
+    if not manifest.is_file():
+        return False
+    if not require:
+        return True
+    try:
+        recorded = json.loads(manifest.read_text())
+    except (OSError, ValueError):
+        return False
+    return isinstance(recorded, dict) and all(recorded.get(k) == v for k, v in require.items())
 
 
 def variant_dir(task: TaskSpec, variant: str) -> Path:
@@ -75,10 +100,16 @@ def variant_dir(task: TaskSpec, variant: str) -> Path:
 
 
 def lookup(task: TaskSpec, source: str, replica_seed: int = 0) -> PreparedData | None:
-    """The prepared variant if it is complete in the cache, else None."""
-    variant = variant_name(source, replica_seed)
+    """The prepared variant if it is complete in the cache, else None (for a replica:
+    one generated with the current replica key)."""
+    require = None
+    key_id = None
+    if source == "replica":
+        key_id = replica_key.key_id()
+        require = {KEY_ID_FIELD: key_id}
+    variant = variant_name(source, replica_seed, key_id)
     root = variant_dir(task, variant)
-    if (root / MANIFEST).is_file():
+    if _manifest_matches(root, require):
         return PreparedData(task.key, source, variant, root)
     return None
 
@@ -139,15 +170,17 @@ def build(
     builder: Callable[[Path, Path], dict],
     *,
     force: bool = False,
+    require: Mapping[str, object] | None = None,
 ) -> PreparedData:
     """Build a variant atomically with ``builder(public_dir, private_dir) -> extra manifest``.
 
-    Reuses a complete variant unless ``force``. The builder's returned dict is
+    Reuses a complete variant unless ``force`` or its manifest lacks one of the
+    ``require`` entries (then it is rebuilt). The builder's returned dict is
     stored in the manifest (e.g. the replica seed, checksum verification).
     """
     final = variant_dir(task, variant)
     with _locked(final.parent / f".{variant}.lock"):
-        if (final / MANIFEST).is_file() and not force:
+        if not force and _manifest_matches(final, require):
             return PreparedData(task.key, source, variant, final)
         tmp = Path(tempfile.mkdtemp(prefix=f".{variant}.tmp-", dir=final.parent))
         try:
@@ -176,6 +209,39 @@ def build(
             raise
     log.info("prepared %s (%s) in %s", task.key, variant, final)
     return PreparedData(task.key, source, variant, final)
+
+
+def build_replica(
+    task: TaskSpec,
+    seed: int,
+    generate: Callable[[Path, Path, int], None],
+    *,
+    force: bool = False,
+) -> PreparedData:
+    """Generate (or reuse) replica ``seed`` of ``task`` with the current replica key.
+
+    ``generate(public_dir, private_dir, generator_seed)`` is the task's
+    ``replica`` function; it receives the seed derived from the secret key
+    (:func:`mle_gym.data.replica_key.derive_seed`), never ``seed`` itself. The
+    manifest records ``replica_seed`` and the key id (not the derived seed), and
+    a variant whose manifest names another key is regenerated.
+    """
+    key = replica_key.load_key()
+    key_id = replica_key.key_id(key)
+    generator_seed = replica_key.derive_seed(task.key, seed, key)
+
+    def builder(public: Path, private: Path) -> dict:
+        generate(public, private, generator_seed)
+        return {"replica_seed": seed, KEY_ID_FIELD: key_id}
+
+    return build(
+        task,
+        "replica",
+        variant_name("replica", seed, key_id),
+        builder,
+        force=force,
+        require={KEY_ID_FIELD: key_id},
+    )
 
 
 def verify(data: PreparedData) -> list[str]:

@@ -16,7 +16,9 @@ the traceback; it never propagates. ``KeyboardInterrupt``/``SystemExit`` (the
 worker is being stopped) close the env and propagate *without* writing
 ``episode.json``, so the episode is run again when the run is resumed.
 
-Everything the episode prints or logs goes to ``log.txt`` in its folder.
+Everything the episode prints or logs goes to ``log.txt`` in its folder, with terminal
+control characters escaped (:class:`mle_gym.textsafe.SafeTextWriter`): it is read with
+cat or less, and may quote agent-produced text.
 
 The ``episode.json`` record (format ``mle_gym.eval.episode/1``):
 ``status`` (done|failed), ``task_id``, ``env_id``, ``seed``, ``config`` (the
@@ -100,8 +102,12 @@ def _json_safe(value: Any) -> Any:
 
 @contextlib.contextmanager
 def _captured(log_path: Path) -> Iterator[None]:
-    """Send Python-level stdout/stderr and log records to ``log_path`` meanwhile."""
-    with open(log_path, "a", encoding="utf-8", buffering=1) as fh:
+    """Send Python-level stdout/stderr and log records to ``log_path`` meanwhile, with
+    terminal control characters escaped."""
+    from mle_gym.textsafe import SafeTextWriter
+
+    with open(log_path, "a", encoding="utf-8", errors="backslashreplace", buffering=1) as raw:
+        fh: Any = SafeTextWriter(raw)
         handler = logging.StreamHandler(fh)
         handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
         root = logging.getLogger()
@@ -196,7 +202,7 @@ def write_crash_record(
 def execute_episode(job: EpisodeJob) -> dict[str, Any]:
     """Run one episode into its folder and return its record (see the module docstring)."""
     from mle_gym.evaluation.agent_spec import build_agent, describe, usage_of
-    from mle_gym.evaluation.snapshot import snapshot_workspace
+    from mle_gym.evaluation.snapshot import snapshot_env
     from mle_gym.runner import run_episode
 
     folder = job.folder
@@ -206,7 +212,7 @@ def execute_episode(job: EpisodeJob) -> dict[str, Any]:
     record = base_record(job)
     timing: dict[str, Any] = {"started_at": _now()}
     t0 = time.monotonic()
-    state: dict[str, Any] = {"steps": 0, "reward": 0.0, "info": {}}
+    state: dict[str, Any] = {"steps": 0, "reward": 0.0, "info": {}, "tool_errors": 0}
     tool_errors: list[str] = []
     grade: dict[str, Any] | None = None
     env: Any = None
@@ -220,7 +226,9 @@ def execute_episode(job: EpisodeJob) -> dict[str, Any]:
     def on_step(i: int, action: Any, obs: str, reward: float, info: dict[str, Any]) -> None:
         state.update(steps=i, reward=float(reward), info=info)
         if info.get("ok") is False:
-            tool_errors.append(str(info.get("error", ""))[:300])
+            state["tool_errors"] += 1
+            if len(tool_errors) < MAX_TOOL_ERRORS:  # the others are only counted
+                tool_errors.append(str(info.get("error", ""))[:300])
 
     with _captured(folder / layout.LOG_FILE):
         try:
@@ -257,12 +265,10 @@ def execute_episode(job: EpisodeJob) -> dict[str, Any]:
             workspace = getattr(getattr(env, "unwrapped", None), "workspace", None)
             if workspace is not None and not interrupted:
                 t2 = time.monotonic()
-                try:
-                    sub = env.unwrapped.task.submission.file
-                    snap = snapshot_workspace(
-                        Path(workspace), folder / layout.FINAL_DIR, first=(sub,)
-                    )
-                    record["final_files"] = snap.to_dict()
+                try:  # the agent's processes are stopped while it copies
+                    snap = snapshot_env(env, folder / layout.FINAL_DIR)
+                    if snap is not None:
+                        record["final_files"] = snap.to_dict()
                 except Exception as exc:
                     record["errors"].append(error_entry("snapshot", exc))
                 timing["snapshot_s"] = round(time.monotonic() - t2, 3)
@@ -283,7 +289,7 @@ def execute_episode(job: EpisodeJob) -> dict[str, Any]:
         record.update(graded=True, score=grade.get("score"), valid=bool(grade.get("valid")))
     else:
         grade = None
-    record["tool_errors"] = {"count": len(tool_errors), "first": tool_errors[:MAX_TOOL_ERRORS]}
+    record["tool_errors"] = {"count": state["tool_errors"], "first": tool_errors}
     timing["finished_at"] = _now()
     timing["seconds"] = round(time.monotonic() - t0, 3)
     record["timing"] = timing

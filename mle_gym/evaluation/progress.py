@@ -16,6 +16,7 @@ import time
 from typing import Any, TextIO
 
 from mle_gym.evaluation.episode import EpisodeJob
+from mle_gym.textsafe import escape_line
 
 
 def _clock(seconds: float) -> str:
@@ -85,7 +86,8 @@ class Progress:
         self._last_print = time.monotonic()
 
     def message(self, text: str) -> None:
-        """Print a note above the progress line."""
+        """Print a note above the progress line (``text`` must be terminal-safe: escape
+        anything agent-produced with :mod:`mle_gym.textsafe`)."""
         self._emit(text, redraw=False)
         if self.tty:
             self._emit(self.line(), redraw=True)
@@ -108,7 +110,8 @@ class Progress:
         if failed:
             errors = record.get("errors") or [{}]
             first = errors[0]
-            why = f"{first.get('type', '?')}: {str(first.get('message', ''))[:160]}"
+            # the message may quote agent-produced text: one line, controls escaped
+            why = escape_line(f"{first.get('type', '?')}: {str(first.get('message', ''))[:160]}")
             self.message(f"[eval] FAILED {job.label}: {why}")
         elif not self.tty:
             score = record.get("score")

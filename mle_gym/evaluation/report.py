@@ -57,6 +57,7 @@ from mle_gym.evaluation import layout
 from mle_gym.evaluation.config import RunConfig, load_config
 from mle_gym.evaluation.errors import EvalConfigError
 from mle_gym.evaluation.stats import fmt, mean_sem
+from mle_gym.textsafe import escape_line
 
 REPORT_FORMAT = "mle_gym.eval.report/1"
 REPORT_JSON = "report.json"
@@ -391,7 +392,10 @@ def _pct_row(label: str, stat: dict[str, Any]) -> str:
 
 
 def render_markdown(report: dict[str, Any]) -> str:
-    """report.md: the run, overall figures, a per-task table, failures and plots."""
+    """report.md: the run, overall figures, a per-task table, failures and plots.
+
+    Text that may come from the agent (failure messages) is escaped onto one line
+    (:func:`mle_gym.textsafe.escape_line`): report.md is read on terminals too."""
     cfg, counts, overall = report["config"], report["counts"], report["overall"]
     lines = [
         "# Evaluation report",
@@ -472,7 +476,8 @@ def render_markdown(report: dict[str, Any]) -> str:
     if report["failures"]:
         lines += ["", "## Failed episodes", ""]
         for f in report["failures"]:
-            error = (f["error"] or "").splitlines()[0][:300] if f["error"] else ""
+            # may quote agent-produced text: one line, terminal controls escaped
+            error = escape_line((f["error"] or "").split("\n", 1)[0][:300])
             lines.append(f"- {f['task_id']} seed {f['seed']}: {error}")
     if report.get("plots"):
         lines += ["", "## Plots", ""]

@@ -4,9 +4,12 @@
 workspace into ``dest`` before the env releases the workspace:
 
 * the top-level ``data/`` folder (the read-only task data mount) is skipped;
-* symbolic links are never followed (a link made inside the sandbox could point
-  at any host path) and files are opened with ``O_NOFOLLOW``; links, FIFOs,
-  sockets and devices are listed as skipped, not copied;
+* the agent's processes are stopped meanwhile (:func:`snapshot_env`), and every
+  path is opened component by component relative to its folder's fd with
+  no-follow (:mod:`mle_gym.sandbox.hostfs`), so no link is followed even one
+  swapped in while the copy runs (a link made inside the sandbox could point at
+  any host path); links, FIFOs, sockets and devices are listed as skipped;
+* copies are new files with permission bits ``& 0o777`` (no setuid/setgid);
 * a file larger than ``max_file_bytes`` is skipped, and copying stops adding
   files once ``max_total_bytes`` would be exceeded; the submission file (given
   in ``first``) is copied first, then the rest by size (small first) and path;
@@ -17,16 +20,17 @@ Everything skipped is listed with the reason, so the record says what is missing
 
 from __future__ import annotations
 
+import contextlib
 import os
-import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mle_gym.sandbox import hostfs
+
 MAX_FILE_BYTES = 20 * 2**20
 MAX_TOTAL_BYTES = 100 * 2**20
 MAX_FILES = 5000
-_CHUNK = 2**20
 
 
 @dataclass
@@ -49,64 +53,44 @@ class Snapshot:
 def _walk(root: Path, exclude_top: set[str], limit: int, snap: Snapshot) -> list[tuple[str, int]]:
     """Regular files under ``root`` as (relative posix path, size), links never followed."""
     found: list[tuple[str, int]] = []
-    stack: list[tuple[Path, str]] = [(root, "")]
-    seen = 0
-    while stack:
-        folder, rel = stack.pop()
-        try:
-            entries = sorted(os.scandir(folder), key=lambda e: e.name)
-        except OSError as exc:
-            snap.skipped.append({"path": rel or ".", "reason": f"unreadable folder: {exc}"})
-            continue
-        for entry in entries:
-            path = f"{rel}/{entry.name}" if rel else entry.name
-            if not rel and entry.name in exclude_top:
+
+    def skipped(path: str, reason: str) -> None:
+        snap.skipped.append({"path": path, "reason": reason})
+
+    try:
+        for entry in hostfs.walk(root, exclude_top=exclude_top, max_entries=None, on_skip=skipped):
+            if len(found) + len(snap.skipped) >= limit:
+                skipped(entry.rel, f"more than {limit} entries")
+                break
+            if entry.is_dir:
                 continue
-            seen += 1
-            if seen > limit:
-                snap.skipped.append({"path": path, "reason": f"more than {limit} entries"})
-                return found
-            try:
-                st = entry.stat(follow_symlinks=False)
-            except OSError as exc:
-                snap.skipped.append({"path": path, "reason": f"cannot stat: {exc}"})
-                continue
-            if stat.S_ISDIR(st.st_mode):
-                stack.append((Path(entry.path), path))
-            elif stat.S_ISREG(st.st_mode):
-                found.append((path, st.st_size))
-            elif stat.S_ISLNK(st.st_mode):
-                snap.skipped.append({"path": path, "reason": "symbolic link (not followed)"})
+            if entry.is_file:
+                found.append((entry.rel, entry.st.st_size))
+            elif entry.is_link:
+                skipped(entry.rel, "symbolic link (not followed)")
             else:
-                snap.skipped.append({"path": path, "reason": "not a regular file"})
+                skipped(entry.rel, "not a regular file")
+    except OSError as exc:
+        skipped(".", f"unreadable folder: {exc}")
     return found
 
 
-def _copy_one(src: Path, dst: Path, limit: int) -> int:
-    """Copy at most ``limit`` bytes of a regular file without following links; return
-    the size, or raise ValueError if the file is not regular or grew past ``limit``."""
-    fd = os.open(src, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+def _copy_one(root: Path, rel: str, dest: Path, limit: int) -> int:
+    """Copy at most ``limit`` bytes of the regular file ``root/rel`` to ``dest/rel``
+    without following any link on the way; return the size. HostFSError (an OSError) if
+    it is not a regular file any more or grew past ``limit``."""
+    parts = rel.split("/")
+    src_dir = hostfs.open_dir(root, "/".join(parts[:-1]))
     try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise ValueError("not a regular file")
-        dst.parent.mkdir(parents=True, exist_ok=True)
-        size = 0
-        with open(dst, "wb") as out:
-            while True:
-                chunk = os.read(fd, _CHUNK)
-                if not chunk:
-                    break
-                size += len(chunk)
-                if size > limit:
-                    raise ValueError(f"larger than {limit} bytes")
-                out.write(chunk)
-        return size
-    except BaseException:
-        dst.unlink(missing_ok=True)
-        raise
+        dst_dir = hostfs.open_dir(dest, "/".join(parts[:-1]), create=True)
+        try:
+            return hostfs.copy_file_at(
+                src_dir, parts[-1], dst_dir, max_bytes=limit, replace=True, path=rel
+            )
+        finally:
+            os.close(dst_dir)
     finally:
-        os.close(fd)
+        os.close(src_dir)
 
 
 def snapshot_workspace(
@@ -119,7 +103,11 @@ def snapshot_workspace(
     max_total_bytes: int = MAX_TOTAL_BYTES,
     max_files: int = MAX_FILES,
 ) -> Snapshot:
-    """Copy the workspace's regular files into ``dest`` (see the module docstring)."""
+    """Copy the workspace's regular files into ``dest`` (see the module docstring).
+
+    Call it with the agent's processes stopped (:func:`snapshot_env` does); the copy
+    never follows a link even if they are not.
+    """
     snap = Snapshot()
     dest.mkdir(parents=True, exist_ok=True)
     files = _walk(Path(workspace), set(exclude_top), max_files, snap)
@@ -138,11 +126,25 @@ def snapshot_workspace(
             )
             continue
         try:
-            copied = _copy_one(Path(workspace) / rel, dest / rel, min(max_file_bytes, room))
-        except (OSError, ValueError) as exc:
+            copied = _copy_one(Path(workspace), rel, dest, min(max_file_bytes, room))
+        except OSError as exc:
             snap.skipped.append({"path": rel, "reason": f"not copied: {exc}"})
             continue
         snap.copied.append({"path": rel, "bytes": copied})
         snap.total_bytes += copied
     snap.copied.sort(key=lambda f: f["path"])
     return snap
+
+
+def snapshot_env(env: Any, dest: Path, **kwargs: Any) -> Snapshot | None:
+    """:func:`snapshot_workspace` of ``env``'s current workspace with every agent process
+    of the episode stopped meanwhile (``MLEEnv.agent_stopped``); None without a workspace.
+    ``first`` defaults to the task's submission file."""
+    unwrapped = getattr(env, "unwrapped", env)
+    workspace = getattr(unwrapped, "workspace", None)
+    if workspace is None:
+        return None
+    kwargs.setdefault("first", (unwrapped.task.submission.file,))
+    stopped = getattr(unwrapped, "agent_stopped", None)
+    with stopped() if stopped is not None else contextlib.nullcontext():
+        return snapshot_workspace(Path(workspace), dest, **kwargs)

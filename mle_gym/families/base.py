@@ -27,9 +27,10 @@ during the episode
     score).
 at the end (``submit``, or a budget running out with grading on truncation)
     ``grade(episode)`` -> a :class:`GradeLike` (``to_dict()`` becomes
-    ``info["grade"]``); it may run code in ``episode.sandbox`` (still alive)
-    or in a fresh sandbox (:meth:`Episode.fresh_sandbox`), but computes the
-    score on the host, against data the sandbox never saw;
+    ``info["grade"]``); it runs with the episode's sandbox frozen (no agent
+    process runs while it reads the workspace, see ``MLEEnv.agent_stopped``), so
+    code it runs goes to a fresh sandbox (:meth:`Episode.fresh_sandbox`); it
+    computes the score on the host, against data the sandbox never saw;
     ``reward(grade_dict, mode, source)`` and ``end_summary(grade, reward,
     reason)``.
 

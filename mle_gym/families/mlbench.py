@@ -18,8 +18,9 @@ repositories). Each episode:
   it in a *fresh* sandbox over a fresh copy of the repository plus the files the agent
   added (its edits to the repository's files are discarded; expected artifacts left
   from its own test runs are deleted first), then checks that the run did not rewrite
-  the repository's code. Reward: 1 if it passed, else 0 (``reward_mode="partial"``:
-  the partial credit); ``info["grade"]`` has the breakdown.
+  the repository's code; by default the run is traced and must show the repository's
+  entry point executing with the instructed values. Reward: 1 if it passed, else 0
+  (``reward_mode="partial"``: the partial credit); ``info["grade"]`` has the breakdown.
 
 Options (``gym.make`` keyword arguments, or ``family_options``): ``context``,
 ``split`` (full, quarter, id_train, ood_train), ``compat`` (``"mlbench"``: ML-Bench's
@@ -27,7 +28,11 @@ original rules — substring argument test, a run still going at the timeout pas
 ``source`` (``"bundled"``, ``"hf"`` or a path to a local export), ``repo`` (only this
 repository's examples), ``repos`` (local checkouts), ``pins``, ``clone``,
 ``allow_unpinned``, ``superproject`` (see :class:`~mle_gym.mlbench.repos.RepoResolver`),
-``run_timeout_s`` (the grading run's timeout) and ``show_arguments``. For the real
+``run_timeout_s`` (the grading run's timeout), ``show_arguments`` and ``trace``
+(default True: the graded run is traced and must show the repository's entry point
+running with the instructed values, :mod:`mle_gym.mlbench.evidence`; False drops that
+evidence — exit status and artifacts only, which a submission can fake; needs no
+supervised exec, i.e. no root host process on the local backend). For the real
 benchmark's tasks, ``$MLE_GYM_MLBENCH_SOURCE`` and ``$MLE_GYM_MLBENCH_REPOS`` set the
 default ``source`` and ``repos`` (handy with ``mle-gym run``/``eval``).
 
@@ -41,7 +46,6 @@ import logging
 import os
 import random
 import shlex
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -61,6 +65,7 @@ from mle_gym.mlbench.workspace import (
     remove_path,
     write_new_file,
 )
+from mle_gym.sandbox import hostfs
 from mle_gym.tasks import Limits, TaskError, TaskSpec
 from mle_gym.tools.fs import FsError
 from mle_gym.tools.spec import ToolResult, ToolSpec
@@ -90,6 +95,7 @@ class MLBenchConfig:
     clone: bool = True
     allow_unpinned: bool = False
     superproject: Any = True
+    trace: bool = True
 
 
 OPTION_NAMES = {
@@ -105,6 +111,7 @@ OPTION_NAMES = {
     "clone": "clone",
     "allow_unpinned": "allow_unpinned",
     "superproject": "superproject",
+    "trace": "trace",
 }
 
 
@@ -117,6 +124,8 @@ def _check_common(cfg: MLBenchConfig, where: str) -> None:
         raise ValueError(f"{where}: compat must be None or 'mlbench', got {cfg.compat!r}")
     if not (isinstance(cfg.run_timeout_s, int | float) and cfg.run_timeout_s > 0):
         raise ValueError(f"{where}: run_timeout_s must be a positive number")
+    if not isinstance(cfg.trace, bool):
+        raise ValueError(f"{where}: trace must be True or False, got {cfg.trace!r}")
 
 
 def _task_config(task: TaskSpec) -> MLBenchConfig:
@@ -401,8 +410,9 @@ class MLBenchFamily(TaskFamily):
         if text is None:
             missing = grade(example, None, None, 0, compat=self.config.compat)
             return replace(missing, data_source=source)
-        with tempfile.TemporaryDirectory(prefix="grading-", dir=episode.episode_dir) as tmp:
-            tree = Path(tmp) / "repo"
+        # removed with hostfs: the graded run may leave any tree (links, thousands of levels)
+        with hostfs.temporary_dir("grading-", episode.episode_dir) as tmp:
+            tree = tmp / "repo"
             build_grading_tree(checkout.path, episode.workspace, tree)
             task_dir = tree / example.path  # real folders: they come from the checkout
             # links the agent planted are removed, never followed on the host
@@ -412,7 +422,12 @@ class MLBenchFamily(TaskFamily):
             sandbox = episode.fresh_sandbox(tree)
             try:
                 result = grade(
-                    example, text, sandbox, self.config.run_timeout_s, compat=self.config.compat
+                    example,
+                    text,
+                    sandbox,
+                    self.config.run_timeout_s,
+                    compat=self.config.compat,
+                    traced=self.config.trace and self.config.compat is None,
                 )
             finally:
                 sandbox.close()

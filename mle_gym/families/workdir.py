@@ -3,16 +3,18 @@ folder inside a repository checkout).
 
 * :class:`WorkdirFS` takes relative paths of the file tools from ``workdir``;
 * :class:`WorkdirSandbox` runs every command in ``workdir`` (a thin proxy over the
-  episode's sandbox: same isolation, limits and lifetime; closing it is the
-  episode's job).
+  episode's sandbox: same isolation, limits, lifetime and freezing; closing it is
+  the episode's job).
 
 The persistent ``python`` tool starts in /workspace; code can ``os.chdir``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import posixpath
 import shlex
+from collections.abc import Iterator
 from pathlib import Path
 
 from mle_gym.sandbox.base import WORKSPACE, ExecResult, Mount, Sandbox, SpawnedProcess
@@ -67,6 +69,19 @@ class WorkdirSandbox(Sandbox):
 
     def spawn(self, argv: list[str]) -> SpawnedProcess:
         return self.inner.spawn(argv)
+
+    @contextlib.contextmanager
+    def frozen(self) -> Iterator[None]:
+        """The inner sandbox's :meth:`Sandbox.frozen` (the processes are the inner's)."""
+        with self.inner.frozen():
+            yield
+
+    @property
+    def is_frozen(self) -> bool:
+        return self.inner.is_frozen
+
+    def sweep_leftovers(self) -> None:
+        self.inner.sweep_leftovers()
 
     def oom_kills(self) -> int | None:
         return self.inner.oom_kills()

@@ -6,6 +6,10 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
+#: A message may quote the submission (column names, values): longer ones keep their
+#: head and tail around a marker, so a grade stays small whatever was submitted.
+MAX_MESSAGE_CHARS = 4000
+
 
 @dataclass
 class GradeReport:
@@ -15,7 +19,8 @@ class GradeReport:
 
     * ``score``: the metric value rounded to 5 decimals, or None when the
       submission is missing or invalid; ``valid`` says whether it was graded;
-      ``message`` explains an invalid submission ("" when valid).
+      ``message`` explains an invalid submission ("" when valid); at most
+      :data:`MAX_MESSAGE_CHARS` characters (the middle of a longer one is left out).
     * ``submission_exists``: whether a submission file was there at all.
     * thresholds, medals, ``above_median`` and ``percentile`` describe the
       human Kaggle leaderboard. They are only filled on ``data_source ==
@@ -47,6 +52,15 @@ class GradeReport:
     percentile: float | None = None
     sample_submission_score: float | None = None
     reference_score: float | None = None
+
+    def __post_init__(self) -> None:
+        if len(self.message) > MAX_MESSAGE_CHARS:
+            half = MAX_MESSAGE_CHARS // 2
+            omitted = len(self.message) - 2 * half
+            self.message = (
+                f"{self.message[:half]} [... {omitted:,} characters omitted ...] "
+                f"{self.message[-half:]}"
+            )
 
     def to_dict(self) -> dict[str, Any]:
         """A plain dict of builtin types (str, bool, float, None), ready for ``json.dumps``."""

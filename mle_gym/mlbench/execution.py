@@ -17,26 +17,46 @@ The outcome's ``status`` is one of:
 ``killed``          killed by a limit: memory, CPU time or output size
 ``prefix_failed``   the example's prefix code failed, so the solution was not run
 ``no_submission``   the submission file does not exist
+``no_trace``        a traced run left no complete trace (see below): never a pass
 ==================  ===============================================================
+
+``traced=True`` (the default rules; :func:`mle_gym.mlbench.grade.grade` sets it unless
+``compat="mlbench"``) runs the solution under the exec tracer
+(:mod:`mle_gym.sandbox.traced`) and checks the trace
+(:mod:`mle_gym.mlbench.evidence`): the run passes only if the repository's entry
+point really executed and finished (the argument check then reads the instructed
+values from the argv of that exec).
 
 :meth:`ExecutionOutcome.passed` applies the rule: by default a run passes only if it
 exits 0 — and, when the example lists artifacts or an expected output, produces them;
 a run still going at the timeout passes only if it already produced every expected
 artifact/output. ``compat="mlbench"`` reproduces ML-Bench's original rule instead: a
-timeout counts as a pass, and so does a run whose output mentions ``KeyboardInterrupt``.
+timeout counts as a pass, and so does a run whose output mentions ``KeyboardInterrupt``
+(and the run is not traced).
 """
 
 from __future__ import annotations
 
 import re
 import shlex
-from dataclasses import dataclass
+import signal
+from dataclasses import dataclass, replace
 from typing import Any
 
+from mle_gym.mlbench.evidence import Evidence, check_trace, entry_point
 from mle_gym.mlbench.schema import MLBenchExample
-from mle_gym.sandbox.base import ExecResult, Sandbox
+from mle_gym.sandbox.base import ExecResult, Sandbox, SandboxError
+from mle_gym.sandbox.traced import Trace, run_traced
 
-STATUSES = ("exit_0", "exit_nonzero", "timeout", "killed", "prefix_failed", "no_submission")
+STATUSES = (
+    "exit_0",
+    "exit_nonzero",
+    "timeout",
+    "killed",
+    "prefix_failed",
+    "no_submission",
+    "no_trace",
+)
 OUTPUT_TAIL_CHARS = 4000
 _ARTIFACT_MARK = "@@mle_gym_artifact@@"
 
@@ -55,6 +75,18 @@ class ExecutionOutcome:
     stdout_expected: str | None = None
     stdout_matched: bool | None = None
     command: str = ""
+    traced: bool = False
+    evidence: Evidence | None = None
+    trace_error: str | None = None
+
+    @property
+    def evidence_ok(self) -> bool:
+        """Untraced, or the trace shows the entry point ran (None entry: not checked)."""
+        if not self.traced:
+            return True
+        if self.trace_error is not None:
+            return False
+        return self.evidence is None or self.evidence.ok
 
     @property
     def artifacts_ok(self) -> bool:
@@ -74,9 +106,9 @@ class ExecutionOutcome:
                 return True
             return self.status == "exit_nonzero" and "KeyboardInterrupt" in self.output
         if self.status == "exit_0":
-            return self.artifacts_ok
+            return self.artifacts_ok and self.evidence_ok
         if self.status == "timeout":
-            return self.expects_product and self.artifacts_ok
+            return self.expects_product and self.artifacts_ok and self.evidence_ok
         return False
 
     def to_dict(self, compat: str | None = None) -> dict[str, Any]:
@@ -92,6 +124,9 @@ class ExecutionOutcome:
             "stdout_expected": self.stdout_expected,
             "stdout_matched": self.stdout_matched,
             "command": self.command,
+            "traced": self.traced,
+            "trace_error": self.trace_error,
+            "evidence": self.evidence.to_dict() if self.evidence else None,
             "output_tail": self.output[-OUTPUT_TAIL_CHARS:],
         }
 
@@ -132,6 +167,7 @@ def run_submission(
     *,
     root: str = ".",
     prefix_timeout_s: float | None = None,
+    traced: bool = False,
 ) -> ExecutionOutcome:
     """Run ``example``'s submission in ``sandbox`` and report.
 
@@ -139,7 +175,9 @@ def run_submission(
     ``/workspace``); commands run from the example's task folder under it.
 
     Never raises on what the submission does; a missing submission file gives the
-    status ``no_submission``.
+    status ``no_submission``. ``traced``: run the solution under the exec tracer and
+    check the trace (module docstring); a sandbox that cannot run a supervised command
+    gives the status ``no_trace``.
     """
     cwd = task_dir(example, root)
     cd = f"cd {shlex.quote(cwd)}"
@@ -159,8 +197,36 @@ def run_submission(
                 killed_reason=pre.killed_reason,
                 command=example.prefix_code,
             )
-    result = sandbox.exec(f"{cd} && {command}", timeout_s)
-    output = _text(result)
+    evidence: Evidence | None = None
+    trace_error: str | None = None
+    if traced:
+        try:
+            run = run_traced(sandbox, f"{cd} && {command}", timeout_s)
+        except (SandboxError, ValueError, TypeError) as exc:
+            message = f"the run could not be traced: {exc}"
+            return ExecutionOutcome(
+                "no_trace", None, 0.0, "", command=command, traced=True, trace_error=message
+            )
+        result, trace_error = run.result, run.error
+        if run.trace is None:
+            return ExecutionOutcome(
+                "no_trace",
+                result.exit_code,
+                result.duration_s,
+                _text(result)[-OUTPUT_TAIL_CHARS:],
+                killed_reason=result.killed_reason,
+                command=command,
+                traced=True,
+                trace_error=trace_error,
+            )
+        result = _traced_result(result, run.trace)
+        output = run.trace.output
+        entry = entry_point(example)
+        if entry is not None:
+            evidence = check_trace(run.trace, example, entry, _absolute(root))
+    else:
+        result = sandbox.exec(f"{cd} && {command}", timeout_s)
+        output = _text(result)
     found: tuple[str, ...] = ()
     if example.artifacts:
         tests = "; ".join(
@@ -184,4 +250,29 @@ def run_submission(
         stdout_expected=example.expected_stdout,
         stdout_matched=matched,
         command=command,
+        traced=traced,
+        evidence=evidence,
+        trace_error=trace_error,
+    )
+
+
+def _absolute(root: str) -> str:
+    """``root`` (relative to the sandbox's ``/workspace``) as an absolute path."""
+    if root.startswith("/"):
+        return root.rstrip("/") or "/"
+    return "/workspace" if root in (".", "") else f"/workspace/{root.strip('/')}"
+
+
+def _traced_result(result: ExecResult, trace: Trace) -> ExecResult:
+    """The exec's result with how the traced command itself ended (the tracer's view:
+    its deadline, its output limit, the first process's status)."""
+    sig = trace.signal
+    return replace(
+        result,
+        exit_code=trace.exit_code if not trace.timed_out else None,
+        timed_out=result.timed_out or trace.timed_out,
+        output_limited=result.output_limited or trace.output_limited,
+        cpu_limited=result.cpu_limited or sig == signal.SIGXCPU,
+        signal=sig,
+        output_bytes=trace.output_bytes,
     )

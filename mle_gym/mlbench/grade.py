@@ -6,9 +6,12 @@ A submission passes when every required argument value is in it, its type is rig
 the parts, and a partial credit (half for the share of argument values found, half
 for a successful run) for those who want a denser signal.
 
-``compat="mlbench"`` switches both checks to ML-Bench's original rules (substring
-argument test, timeout counts as success) so results can be compared with published
-numbers; the report says which rules were used.
+By default the run is traced and must show the repository's entry point executing
+with the instructed values (:mod:`mle_gym.mlbench.evidence`): an ``exit 0`` next to
+touched artifact files, or a command line that is commented out or never reached,
+does not pass. ``compat="mlbench"`` switches both checks to ML-Bench's original rules
+(substring argument test, timeout counts as success, no trace) so results can be
+compared with published numbers; the report says which rules were used.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from mle_gym.mlbench.argcheck import ArgumentCheck, check_arguments
+from mle_gym.mlbench.argcheck import ArgumentCheck, check_arguments, on_argv
 from mle_gym.mlbench.execution import ExecutionOutcome, run_submission
 from mle_gym.mlbench.schema import MLBenchExample
 from mle_gym.sandbox.base import Sandbox
@@ -77,8 +80,14 @@ class MLBenchGrade:
         if self.arguments.missing_text:
             return "no submission file"
         if not self.arguments.passed:
-            return "argument check failed: missing " + ", ".join(
-                f"{a.name}={a.value}" for a in self.arguments.arguments if not a.found
+            ex = self.execution
+            why = ""
+            if ex is not None and ex.traced and not ex.evidence_ok:
+                why = ex.trace_error or (ex.evidence.reason if ex.evidence else "")
+            return (
+                "argument check failed: missing "
+                + ", ".join(f"{a.name}={a.value}" for a in self.arguments.arguments if not a.found)
+                + (f" ({why})" if why else "")
             )
         if not self.arguments.type_ok:
             return f"type check failed: {self.arguments.type_message}"
@@ -92,6 +101,11 @@ class MLBenchGrade:
             ex = self.execution
             if ex is None:
                 return "not executed"
+            if ex.status == "no_trace":
+                return f"execution failed: no trace of the run ({ex.trace_error})"
+            if ex.status in ("exit_0", "timeout") and not ex.evidence_ok:
+                why = ex.trace_error or (ex.evidence.reason if ex.evidence else "no evidence")
+                return f"execution failed: {why}"
             if ex.status == "timeout":
                 return "execution failed: still running at the timeout"
             if ex.status in ("exit_0", "timeout") and not ex.artifacts_ok:
@@ -134,18 +148,28 @@ def grade(
     *,
     compat: str | None = None,
     root: str = ".",
+    traced: bool | None = None,
 ) -> MLBenchGrade:
     """Grade ``submission`` (the text of run.sh/run.py, None if absent) for ``example``.
 
     The run happens in ``sandbox``, whose ``root`` holds the repository with the
     submission file in the task folder; ``sandbox=None`` skips it (text checks only,
-    the ML-LLM-Bench setting without execution).
+    the ML-LLM-Bench setting without execution). ``traced`` (default: True unless
+    ``compat="mlbench"``) runs it under the exec tracer and requires the trace to show
+    the repository's entry point running with the instructed values
+    (:mod:`mle_gym.mlbench.evidence`).
     """
     check_compat(compat)
     args = check_arguments(submission, example.arguments, example.type, compat=compat)
     execution = None
     if sandbox is not None and submission is not None:
-        execution = run_submission(sandbox, example, timeout_s, root=root)
+        if traced is None:
+            traced = compat is None
+        execution = run_submission(sandbox, example, timeout_s, root=root, traced=traced)
+        if execution.evidence is not None:
+            args = on_argv(args, execution.evidence.found)
+        elif execution.traced and execution.status == "no_trace":
+            args = on_argv(args, None)
     return MLBenchGrade(
         example_id=example.id,
         repo=example.repo_name,

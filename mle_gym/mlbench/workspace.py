@@ -11,9 +11,12 @@
   files (``.py``, ``.sh``) before and after the grading run, to catch a submission
   that rewrites them while it runs.
 
-The agent's workspace is read from the host with ``os.walk`` (links not followed) and
-``lstat``, so links planted by the agent are copied as links and only ever resolve
-inside the grading sandbox.
+The agent's workspace (and the grading tree after its run) is read and written only
+through :mod:`mle_gym.sandbox.hostfs`: every component opened relative to its folder's
+fd with no-follow, so a link planted or swapped in by a process the agent left running
+is copied as a link (it only ever resolves inside the grading sandbox) and never
+followed on the host. The caller stops the agent's processes while this runs
+(``Sandbox.frozen``); the fd-relative access holds even if it did not.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ import os
 import shutil
 import stat
 from pathlib import Path
+
+from mle_gym.sandbox import hostfs
 
 log = logging.getLogger(__name__)
 
@@ -48,111 +53,79 @@ def copy_repository(src: Path, dest: Path) -> None:
     shutil.copytree(src, dest, symlinks=True, ignore=ignore, dirs_exist_ok=True)
 
 
-def _walk(root: Path):
-    """(relative path, lstat) of every entry under ``root``, links not followed."""
-    for folder, dirs, files in os.walk(root, followlinks=False):
-        dirs[:] = [d for d in dirs if d not in SKIP_DIRS]
-        rel_folder = os.path.relpath(folder, root)
-        for name in dirs + files:
-            rel = name if rel_folder == "." else os.path.join(rel_folder, name)
-            try:
-                yield rel, os.lstat(os.path.join(folder, name))
-            except FileNotFoundError:
-                continue
+#: Bounds of the grading tree taken from the agent's workspace (beyond them the rest is
+#: left out and logged; the grading run then sees what fits).
+MAX_ADDED_ENTRIES = 100_000
+MAX_ADDED_BYTES = 4 * 2**30
 
 
 def build_grading_tree(repo: Path, workspace: Path, dest: Path) -> list[str]:
     """Fill ``dest`` with a fresh copy of ``repo`` plus the agent's added files.
 
-    Returns the relative paths copied from the workspace (added files and links).
+    Returns the relative paths copied from the workspace (added files and links). Files
+    and links the repository has are never taken from the workspace; a link the agent
+    made is copied as a link, and nothing below it is created (its folder is not a
+    real folder of the tree). FIFOs, sockets and devices are left out, permission bits
+    are ``& 0o777``.
     """
     copy_repository(repo, dest)
-    added: list[str] = []
-    for rel, st in _walk(workspace):
-        if os.path.lexists(repo / rel) or rel.endswith(".pyc"):
-            continue
-        target = dest / rel
-        try:
-            if _link_on_the_way(dest, rel):
-                continue  # under a link the agent made: the link itself is copied
-            if stat.S_ISDIR(st.st_mode):
-                target.mkdir(parents=True, exist_ok=True)
-            elif stat.S_ISLNK(st.st_mode):
-                target.parent.mkdir(parents=True, exist_ok=True)
-                if not os.path.lexists(target):
-                    os.symlink(os.readlink(workspace / rel), target)
-                added.append(rel)
-            elif stat.S_ISREG(st.st_mode):
-                target.parent.mkdir(parents=True, exist_ok=True)
-                _copy_regular(workspace / rel, target)
-                added.append(rel)
-        except OSError as exc:  # unreadable, or clashes with the repository's layout
-            log.info("not copied to the grading tree: %s (%s)", rel, exc)
-    return added
 
+    def accept(entry: hostfs.Entry) -> bool:
+        if entry.is_dir:
+            return True  # folders of the repository too: the agent may add files in them
+        return not entry.rel.endswith(".pyc") and not os.path.lexists(repo / entry.rel)
 
-def _link_on_the_way(root: Path, rel: str) -> bool:
-    """Whether a parent folder of ``root/rel`` (below ``root``) is a symbolic link."""
-    cur = root
-    for part in Path(rel).parts[:-1]:
-        cur = cur / part
-        if cur.is_symlink():
-            return True
-    return False
+    report = hostfs.copy_tree(
+        workspace,
+        dest,
+        links="copy",
+        skip_dirs=SKIP_DIRS,
+        accept=accept,
+        merge=True,
+        max_entries=MAX_ADDED_ENTRIES,
+        max_bytes=MAX_ADDED_BYTES,
+        on_limit="skip",
+    )
+    for rel, reason in report.skipped:
+        log.info("not copied to the grading tree: %s (%s)", rel, reason)
+    return sorted(report.files + report.links)
 
 
 def remove_path(root: Path, rel: str) -> None:
     """Delete ``root/rel`` without following links: if a folder on the way is a link, the
     link is removed (what it points to is never touched); a folder is removed whole."""
-    cur = root
-    parts = Path(rel).parts
-    for part in parts[:-1]:
-        cur = cur / part
-        if cur.is_symlink():
-            cur.unlink()
-            return
-        if not cur.is_dir():
-            return
-    target = cur / parts[-1]
-    if target.is_symlink() or (target.exists() and not target.is_dir()):
-        target.unlink()
-    elif target.is_dir():
-        shutil.rmtree(target)
+    hostfs.remove_tree(root, rel)
 
 
 def write_new_file(root: Path, rel: str, text: str) -> None:
     """Write ``root/rel`` as a new regular file, replacing whatever is there (a link is
-    removed, not followed). The parent folders must be real folders under ``root``."""
-    if _link_on_the_way(root, rel):
-        raise OSError(f"a folder on the way to {rel} is a symbolic link")
-    remove_path(root, rel)
-    fd = os.open(root / rel, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(text)
-
-
-def _copy_regular(src: Path, dest: Path) -> None:
-    """Copy one regular file without following a link swapped in at the last moment."""
-    fd = os.open(src, os.O_RDONLY | os.O_NOFOLLOW)
-    try:
-        with os.fdopen(fd, "rb") as fin, open(dest, "wb") as fout:
-            fd = -1
-            shutil.copyfileobj(fin, fout, 1 << 20)
-    finally:
-        if fd != -1:
-            os.close(fd)
+    removed, not followed; a folder removed whole). The parent folders must be real
+    folders under ``root`` (HostFSError, an OSError, otherwise)."""
+    hostfs.remove_tree(root, rel)
+    hostfs.write_file(root, rel, text.encode("utf-8"))
 
 
 def code_fingerprint(root: Path) -> dict[str, str]:
-    """``{relative path: sha256}`` of the code files (``.py``, ``.sh``) under ``root``."""
+    """``{relative path: sha256}`` of the code files (``.py``, ``.sh``) under ``root``
+    (regular files only, opened no-follow; links and unreadable files are absent)."""
     out: dict[str, str] = {}
-    for rel, st in _walk(root):
-        if stat.S_ISREG(st.st_mode) and rel.endswith(CODE_SUFFIXES):
-            h = hashlib.sha256()
-            with open(root / rel, "rb") as f:
-                for chunk in iter(lambda: f.read(1 << 20), b""):
-                    h.update(chunk)
-            out[rel] = h.hexdigest()
+    for entry in hostfs.walk(root, max_entries=None):
+        if entry.is_dir and entry.name in SKIP_DIRS:
+            entry.descend = False
+            continue
+        if not (entry.is_file and entry.rel.endswith(CODE_SUFFIXES)):
+            continue
+        try:
+            fd = hostfs.open_file_at(entry.dir_fd, entry.name, entry.rel)
+        except OSError:
+            continue
+        h = hashlib.sha256()
+        try:
+            while chunk := os.read(fd, 1 << 20):
+                h.update(chunk)
+        finally:
+            os.close(fd)
+        out[entry.rel] = h.hexdigest()
     return out
 
 

@@ -14,11 +14,23 @@ every process the sandbox started; it is idempotent.
 from __future__ import annotations
 
 import abc
+import contextlib
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 WORKSPACE = "/workspace"
 DATA_DIR = "/workspace/data"
+
+
+def check_supervisor(supervisor: Sequence[str]) -> list[str]:
+    """The supervisor argv of a supervised ``exec`` as a list, or ValueError saying why not."""
+    if isinstance(supervisor, str | bytes):
+        raise ValueError("supervisor must be a sequence of arguments, not a string")
+    argv = list(supervisor)
+    if not argv or not all(isinstance(a, str) for a in argv):
+        raise ValueError("supervisor must be a non-empty sequence of str arguments")
+    return argv
 
 
 class SandboxError(RuntimeError):
@@ -104,8 +116,10 @@ class SpawnedProcess(abc.ABC):
     """A long-lived process inside a sandbox with binary stdin/stdout pipes (e.g. the kernel)."""
 
     @abc.abstractmethod
-    def write(self, data: bytes) -> None:
-        """Send bytes to the process's stdin; raise BrokenPipeError if it is gone."""
+    def write(self, data: bytes, deadline: float | None = None) -> None:
+        """Send bytes to the process's stdin; raise BrokenPipeError if it is gone, and
+        TimeoutError if not all were taken by ``deadline`` (a ``time.monotonic()`` value;
+        None: 30 s from now). A process that stops reading never blocks the caller."""
 
     @abc.abstractmethod
     def read(self, n: int, deadline: float) -> bytes:
@@ -132,6 +146,7 @@ class Sandbox(abc.ABC):
         self.data = data
         self.limits = limits
         self.closed = False
+        self._frozen_depth = 0
 
     @property
     def mounts(self) -> list[Mount]:
@@ -148,13 +163,66 @@ class Sandbox(abc.ABC):
         return None
 
     @abc.abstractmethod
-    def exec(self, command: str, timeout_s: float) -> ExecResult:
-        """Run ``command`` with ``/bin/sh -c`` in /workspace; never raises on agent behaviour."""
+    def exec(
+        self, command: str, timeout_s: float, *, supervisor: Sequence[str] | None = None
+    ) -> ExecResult:
+        """Run ``command`` with ``/bin/sh -c`` in /workspace; never raises on agent behaviour.
+
+        ``supervisor`` (an argv) runs ``supervisor + DROP + ["/bin/sh", "-c", command]``
+        instead, as root with ``CAP_SYS_PTRACE`` and what DROP needs, inside the same
+        sandbox; DROP is the backend's argv dropping to the sandbox uid (no
+        capabilities, no_new_privs). The supervisor's exit status is the result's; the
+        output, timeout and caps are those of a command. Raises :class:`SandboxError`
+        if the sandbox is closed or frozen, ValueError if ``supervisor`` is malformed.
+        """
 
     @abc.abstractmethod
     def spawn(self, argv: list[str]) -> SpawnedProcess:
         """Start a long-lived process in the sandbox (same isolation and limits as ``exec``,
         except the per-process CPU-time limit); it lives until killed or ``close()``."""
+
+    @contextlib.contextmanager
+    def frozen(self) -> Iterator[None]:
+        """Stop every agent process of the episode while the host touches the workspace.
+
+        Inside the block no process the agent started (commands, the interpreter, anything
+        they started) runs, so none can swap a link or rewrite a file under the host's
+        feet; ``exec`` and ``spawn`` raise :class:`SandboxError`. Blocks nest. If a backend
+        cannot stop the processes, it kills them instead (:meth:`_freeze` never returns
+        with agent processes running). Leaving the outermost block resumes them.
+        """
+        if self.closed:
+            yield
+            return
+        if self._frozen_depth == 0:
+            self._freeze()
+        self._frozen_depth += 1
+        try:
+            yield
+        finally:
+            self._frozen_depth -= 1
+            if self._frozen_depth == 0 and not self.closed:
+                self._thaw()
+
+    @property
+    def is_frozen(self) -> bool:
+        """Whether a :meth:`frozen` block is open."""
+        return self._frozen_depth > 0
+
+    def _check_not_frozen(self) -> None:
+        """Raise :class:`SandboxError` if agent processes must not start now."""
+        if self._frozen_depth:
+            raise SandboxError("the sandbox is frozen while the host reads the workspace")
+
+    def _freeze(self) -> None:  # noqa: B027 (optional hook)
+        """Stop (or, failing that, kill) every agent process; backends override."""
+
+    def _thaw(self) -> None:  # noqa: B027 (optional hook)
+        """Resume what :meth:`_freeze` stopped; backends override."""
+
+    def sweep_leftovers(self) -> None:  # noqa: B027 (optional hook)
+        """Kill every agent process but the long-lived ones :meth:`spawn` started (called
+        after each step, so nothing a command or a cell started outlives its step)."""
 
     def oom_kills(self) -> int | None:
         """Processes killed by the memory limit so far in this sandbox (None if unknown)."""

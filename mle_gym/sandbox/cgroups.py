@@ -7,7 +7,9 @@ and cpu controllers. Every command joins them before it drops privileges, so:
 * memory (+swap) over the limit is an OOM kill of the offending process, seen
   as a rise of the ``oom_kill`` counter;
 * ``pids.max`` bounds the processes of the whole episode (fork bombs);
-* a CFS quota bounds the episode to ``cpus`` cores.
+* a CFS quota bounds the episode to ``cpus`` cores;
+* the freezer group stops every process of the episode at once (:meth:`CgroupSet.freeze`),
+  so the host can read the workspace, or sweep leftovers, while nothing of the agent runs.
 
 Groups left behind by a host process that died are removed by
 :func:`remove_stale` (run whenever a new group set is created).
@@ -29,7 +31,8 @@ log = logging.getLogger(__name__)
 
 ROOT = Path("/sys/fs/cgroup")
 PARENT = "mle_gym"
-CONTROLLERS = ("memory", "pids", "cpu")
+CONTROLLERS = ("memory", "pids", "cpu", "freezer")
+FREEZE_TIMEOUT_S = 2.0
 
 
 def _write(path: Path, value: str) -> None:
@@ -74,6 +77,10 @@ def _kill_members(group: Path) -> None:
 
 
 def _remove_group(group: Path) -> None:
+    state = group / "freezer.state"
+    if state.exists():
+        with contextlib.suppress(OSError):
+            _write(state, "THAWED")
     _kill_members(group)
     for _ in range(100):
         try:
@@ -99,6 +106,37 @@ def remove_stale() -> int:
                 _remove_group(group)
                 removed += 1
     return removed
+
+
+def freeze_group(group: Path, timeout_s: float = FREEZE_TIMEOUT_S) -> bool:
+    """Freeze a v1 freezer group (``group/freezer.state``); True once it reads ``FROZEN``.
+
+    On failure (no such group, not ``FROZEN`` within ``timeout_s``) the group is thawed
+    and False returned.
+    """
+    state = group / "freezer.state"
+    try:
+        _write(state, "FROZEN")
+        deadline = time.monotonic() + timeout_s
+        pause = 0.0002
+        while True:
+            with open(state, "rb") as f:
+                if f.read().strip() == b"FROZEN":
+                    return True
+            if time.monotonic() > deadline:
+                break
+            time.sleep(pause)
+            pause = min(pause * 2, 0.02)
+    except OSError as exc:
+        log.warning("cannot freeze %s (%s)", group, exc)
+    thaw_group(group)
+    return False
+
+
+def thaw_group(group: Path) -> None:
+    """Thaw a v1 freezer group (ignore if it is gone)."""
+    with contextlib.suppress(OSError):
+        _write(group / "freezer.state", "THAWED")
 
 
 @dataclass
@@ -157,6 +195,39 @@ class CgroupSet:
             if key == "oom_kill":
                 return int(value)
         return 0
+
+    def procs(self) -> list[int]:
+        """Host pids of every process in the episode's groups (empty if unreadable)."""
+        group = self.groups.get("pids") or self.groups.get("memory")
+        if group is None:
+            return []
+        try:
+            with open(group / "cgroup.procs", "rb") as f:
+                return [int(p) for p in f.read().split()]
+        except (OSError, ValueError):
+            return []
+
+    @property
+    def can_freeze(self) -> bool:
+        """Whether the episode has a freezer group."""
+        return "freezer" in self.groups
+
+    def freeze(self, timeout_s: float = FREEZE_TIMEOUT_S) -> bool:
+        """Stop every process of the groups; True once the kernel reports ``FROZEN``.
+
+        False if there is no freezer group or the group did not reach ``FROZEN`` in
+        ``timeout_s`` (it is then thawed again: the caller must fall back to killing).
+        """
+        group = self.groups.get("freezer")
+        if group is None:
+            return False
+        return freeze_group(group, timeout_s)
+
+    def thaw(self) -> None:
+        """Resume what :meth:`freeze` stopped (idempotent)."""
+        group = self.groups.get("freezer")
+        if group is not None:
+            thaw_group(group)
 
     def kill_all(self) -> None:
         """SIGKILL every process in the groups."""

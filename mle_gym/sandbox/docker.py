@@ -2,16 +2,32 @@
 
 The container (created with the ``docker`` SDK, so ``$DOCKER_HOST`` and the TLS
 variables are honoured) has no network, memory (+swap), pids and CPU limits,
-every capability dropped, ``no-new-privileges``, a read-only root, a private
+every capability dropped, ``no-new-privileges``, the seccomp profile of
+:mod:`mle_gym.sandbox.seccomp` (no keyrings, ``io_uring``, ``bpf``, namespaces ...,
+whatever the engine's default profile), a read-only root, a private
 ``/tmp``, the workspace bound read-write and the task's public data read-only.
-Its main process is root (with no capabilities) waiting on stdin; agent
-commands run as an unprivileged uid.
+Its main process is root waiting on stdin. The container keeps only the
+capabilities its root helpers need (:data:`CONTAINER_CAPS`: kill, change uid,
+drop the bounding set, trace); every agent command, the interpreter too, is run
+by a root wrapper through ``setpriv`` (:meth:`DockerSandbox._drop`: the
+unprivileged uid, no capabilities at all, ``no_new_privs``), so the agent can
+neither signal nor trace the root helpers.
 
 * **Timeouts**: the host enforces each command's wall deadline and, on expiry
-  (or when the output cap is hit), kills every agent process outside the Python
-  interpreter's session from inside the container.
-* **Nothing outlives a step**: after each command, the same sweep removes what
-  it left running in the background, as the local backend's pid namespace does.
+  (or when the output cap is hit), kills every agent process but the Python
+  interpreter: from the host through the container's cgroup when the engine is
+  local (freeze, SIGKILL, thaw), else by a root ``docker exec``.
+* **Nothing outlives a step**: after each command, the root wrapper (which the
+  agent's uid cannot kill: ``kill -9 $PPID`` fails) kills every process of the
+  agent uid but the interpreter, as the local backend's pid namespace does;
+  after a ``python`` cell, :meth:`DockerSandbox.sweep_leftovers` does the same
+  from the host.
+* **Freezing**: :meth:`~mle_gym.sandbox.base.Sandbox.frozen` freezes the
+  container's freezer cgroup from the host (or ``docker pause`` on a remote
+  engine; if both fail, every agent process is killed).
+* **Supervised commands**: ``exec(..., supervisor=argv)`` runs ``argv + DROP +
+  sh -c command`` by the root wrapper (the supervisor keeps the container's
+  capabilities, e.g. ``CAP_SYS_PTRACE``).
 * **OOM**: the container's cgroup ``oom_kill`` counter is read before and after
   each command inside the container, so an OOM kill is told apart from a
   timeout or a plain SIGKILL, on remote engines too.
@@ -32,9 +48,11 @@ import socket
 import struct
 import time
 import uuid
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from mle_gym.sandbox import cgroups, hostfs, hostprocs, seccomp
 from mle_gym.sandbox.base import (
     DATA_DIR,
     WORKSPACE,
@@ -44,6 +62,7 @@ from mle_gym.sandbox.base import (
     SandboxLimits,
     SandboxUnavailable,
     SpawnedProcess,
+    check_supervisor,
 )
 from mle_gym.sandbox.image import AGENT_UID, PATH_IN_IMAGE, default_image
 from mle_gym.sandbox.process import OutputCapture
@@ -51,6 +70,10 @@ from mle_gym.sandbox.process import OutputCapture
 log = logging.getLogger(__name__)
 
 LABEL = "mle_gym"
+#: what the container's root helpers need: signal agent processes (sweeps), drop to the
+#: agent uid and its bounding set (setpriv), and trace (supervisors); agents get none
+CONTAINER_CAPS = ("KILL", "SETUID", "SETGID", "SETPCAP", "SYS_PTRACE")
+SWEEP_WAIT_S = 5.0
 MARK = "\x1emle-gym-exit\x1f"
 _TRAILER = re.compile(rb"\n?\x1emle-gym-exit\x1f(-?\d+) (\d*) (\d*)\n?$")
 # Shell snippets run as the agent uid inside the container. They use only dash
@@ -66,34 +89,42 @@ def _oom_read(var: str) -> str:
 
 
 OOM_COUNT = _oom_read("c") + "; printf '%s' \"$c\""
-# SWEEP ($1 = the interpreter's session id, 0 if none): freeze every process outside
-# that session (except this shell) until a pass finds nothing new to freeze, so a
-# fork bomb cannot outrun it, then kill them all. Root's processes refuse the signal.
+# AGENT_ONLY: `continue` unless the process of /proc entry $d has real uid $u.
+AGENT_ONLY = (
+    'id=; while read -r key id rest; do [ "$key" = Uid: ] && break; done '
+    '2>/dev/null < "$d/status" || continue; [ "$id" = "$u" ] || continue; '
+)
+# SWEEP ($1 = the interpreter's pid, 0 if none; $2 = the agent uid), run as root: stop
+# every process of the agent uid but the interpreter until a pass finds nothing new to
+# stop, so a fork bomb cannot outrun it, then kill them all. The agent cannot signal it.
 SWEEP = (
-    'k="$1"; me=$$; r=0; new=1; '
+    'k="$1"; u="$2"; r=0; new=1; '
     'while [ "$new" -gt 0 ] && [ "$r" -lt 200 ]; do new=0; r=$((r+1)); '
-    'for d in /proc/[0-9]*; do p=${d#/proc/}; [ "$p" = "$me" ] && continue; '
+    'for d in /proc/[0-9]*; do p=${d#/proc/}; [ "$p" = "$k" ] && continue; '
+    f"{AGENT_ONLY}"
     'line=; read -r line < "$d/stat" 2>/dev/null || continue; set -- ${line##*) }; '
-    '[ "$4" = "$k" ] && continue; [ "$1" = T ] && continue; '
+    'case "$1" in T|t) continue;; esac; '
     'kill -STOP "$p" 2>/dev/null && new=$((new+1)); done; done; '
-    'for d in /proc/[0-9]*; do p=${d#/proc/}; [ "$p" = "$me" ] && continue; '
-    'line=; read -r line < "$d/stat" 2>/dev/null || continue; set -- ${line##*) }; '
-    '[ "$4" = "$k" ] && continue; kill -KILL "$p" 2>/dev/null; done'
+    'for d in /proc/[0-9]*; do p=${d#/proc/}; [ "$p" = "$k" ] && continue; '
+    f'{AGENT_ONLY}kill -KILL "$p" 2>/dev/null; done'
 )
 # KILL_SESSION ($1 = a session id): kill every process of that session.
 KILL_SESSION = (
     'for d in /proc/[0-9]*; do line=; read -r line < "$d/stat" 2>/dev/null || continue; '
     'set -- ${line##*) }; [ "$4" = "$K" ] && kill -KILL "${d#/proc/}" 2>/dev/null; done'
 )
-# WRAPPER ($1 = interpreter session, $2 = command, $3 = CPU seconds): run the command
-# under the CPU-time limit, sweep what it left, and print a trailer with the exit
+# WRAPPER ($1 = interpreter pid, $2 = agent uid, $3 = CPU seconds, then the argv to
+# run: DROP + sh -c command, or a supervisor in front of that), run as root: run the
+# argv under the CPU-time limit, sweep what it left, and print a trailer with the exit
 # status and the OOM counter before and after.
 WRAPPER = (
-    f"{_oom_read('o')}; "
-    '(ulimit -S -t "$3" && ulimit -H -t "$(($3 + 2))" && exec sh -c "$2") </dev/null 2>&1; '
-    f'rc=$?; set -- "$1"; {SWEEP}; '
+    f'{_oom_read("o")}; k="$1"; u="$2"; t="$3"; shift 3; '
+    '(ulimit -S -t "$t" && ulimit -H -t "$((t + 2))" && exec "$@") </dev/null 2>&1; '
+    f'rc=$?; set -- "$k" "$u"; {SWEEP}; '
     f'{_oom_read("n")}; printf \'\\n{MARK}%s %s %s\\n\' "$rc" "$o" "$n"'
 )
+#: after dropping to the agent uid, enter /workspace (root without CAP_DAC_* may not)
+CD_WORKSPACE = ("/bin/sh", "-c", f'cd {WORKSPACE} && exec "$@"', "mle-gym-cd")
 
 
 def client_from_env() -> Any:
@@ -223,10 +254,14 @@ class DockerProcess(SpawnedProcess):
         self._eof = False
         self.sid: int | None = None
 
-    def write(self, data: bytes) -> None:
+    def write(self, data: bytes, deadline: float | None = None) -> None:
+        self.sandbox._check_not_frozen()
         if self._eof:
             raise BrokenPipeError("the process has ended")
-        self.stream.raw.settimeout(30)
+        remaining = 30.0 if deadline is None else deadline - time.monotonic()
+        if remaining <= 0:
+            raise TimeoutError("the process did not read its input before the deadline")
+        self.stream.raw.settimeout(remaining)  # sendall: the total time for all the data
         self.stream.raw.sendall(data)
 
     def read(self, n: int, deadline: float) -> bytes:
@@ -297,7 +332,13 @@ class DockerSandbox(Sandbox):
         if os.geteuid() == 0:
             _chown_tree(workspace, self.uid, self.gid)
         self.episode_id = episode_id or uuid.uuid4().hex[:12]
+        #: the interpreter's pid in the container (it leads its session), 0 if none
         self._kernel_sid = 0
+        #: the interpreter's host process, once found (host-side sweeps spare it)
+        self._kernel_host: hostprocs.ProcInfo | None = None
+        #: the container's cgroup folders on this host, by controller (None: not local)
+        self._host_groups: dict[str, Path] | None = None
+        self._paused = False
         self._spawned: list[DockerProcess] = []
         self._env = self._sandbox_env(env or {})
         self.container_id = ""
@@ -338,7 +379,7 @@ class DockerSandbox(Sandbox):
         lim = self.limits
         binds = {str(self.workspace): {"bind": WORKSPACE, "mode": "rw"}}
         if self.data is not None:
-            (self.workspace / "data").mkdir(exist_ok=True)
+            hostfs.ensure_dir(self.workspace, "data")  # a link there is removed, not followed
             binds[str(self.data)] = {"bind": DATA_DIR, "mode": "ro"}
         host_config = api.create_host_config(
             binds=binds,
@@ -348,7 +389,8 @@ class DockerSandbox(Sandbox):
             pids_limit=lim.pids,
             nano_cpus=int(lim.cpus * 1e9),
             cap_drop=["ALL"],
-            security_opt=["no-new-privileges"],
+            cap_add=list(CONTAINER_CAPS),
+            security_opt=["no-new-privileges", f"seccomp={seccomp.docker_profile()}"],
             read_only=True,
             tmpfs={
                 "/tmp": f"rw,nosuid,nodev,size={lim.tmp_mb}m,mode=1777",
@@ -382,7 +424,24 @@ class DockerSandbox(Sandbox):
 
     # -- running -------------------------------------------------------------------------------
 
+    def _drop(self) -> list[str]:
+        """The argv prefix that drops a root helper's child to the agent: its uid, no
+        supplementary groups, no capabilities (not even in the bounding set), no_new_privs,
+        and /workspace as working directory."""
+        return [
+            "setpriv",
+            f"--reuid={self.uid}",
+            f"--regid={self.gid}",
+            "--clear-groups",
+            "--inh-caps=-all",
+            "--bounding-set=-all",
+            "--no-new-privs",
+            "--",
+            *CD_WORKSPACE,
+        ]
+
     def _exec_socket(self, argv: list[str], *, stdin: bool = False) -> tuple[str, _ExecStream]:
+        """Start ``argv`` as root in the container (agent programs go through :meth:`_drop`)."""
         api = self.client.api
         created = api.exec_create(
             self.container_id,
@@ -390,8 +449,8 @@ class DockerSandbox(Sandbox):
             stdin=stdin,
             stdout=True,
             stderr=True,
-            user=f"{self.uid}:{self.gid}",
-            workdir=WORKSPACE,
+            user="0:0",
+            workdir="/",
             environment=self._env,
         )
         hijacked = _hijacked_exec_start(self.client, created["Id"])
@@ -400,7 +459,7 @@ class DockerSandbox(Sandbox):
         return created["Id"], _ExecStream(api.exec_start(created["Id"], socket=True))
 
     def _quick(self, argv: list[str], timeout_s: float = 30) -> bytes:
-        """Run a short helper command as the agent uid and return its output."""
+        """Run a short helper command as root and return its output."""
         _, stream = self._exec_socket(argv)
         out = b""
         deadline = time.monotonic() + timeout_s
@@ -414,12 +473,15 @@ class DockerSandbox(Sandbox):
         return out
 
     def _sweep(self) -> None:
-        """Kill every agent process outside the interpreter's session.
+        """Kill every agent process but the interpreter, from the host through the
+        container's cgroup if the engine is local, else by a root exec.
 
-        If the agent has used up the pids limit, not even the sweep could start, so
+        If the agent has used up the pids limit, not even the exec could start, so
         the limit is raised by a few processes for the sweep and then restored.
         """
-        argv = ["sh", "-c", SWEEP, "sweep", str(self._kernel_sid)]
+        if self._host_sweep():
+            return
+        argv = ["sh", "-c", SWEEP, "sweep", str(self._kernel_sid), str(self.uid)]
         try:
             self._quick(argv)
             return
@@ -440,9 +502,22 @@ class DockerSandbox(Sandbox):
         with contextlib.suppress(Exception):
             self._quick(["sh", "-c", f"K={int(sid)}; {KILL_SESSION}"])
 
-    def exec(self, command: str, timeout_s: float) -> ExecResult:
+    def exec(
+        self, command: str, timeout_s: float, *, supervisor: Sequence[str] | None = None
+    ) -> ExecResult:
+        """Run ``command`` (see :meth:`Sandbox.exec`): a root wrapper runs
+        ``DROP + sh -c command`` and then kills what it left.
+
+        With ``supervisor`` (an argv), the wrapper runs ``supervisor + DROP + ["/bin/sh",
+        "-c", command]`` instead: the supervisor is root with the container's
+        capabilities (:data:`CONTAINER_CAPS`, ``CAP_SYS_PTRACE`` among them), in ``/``,
+        in the episode's container (same ``/tmp``); DROP makes its child the agent uid
+        with no capabilities, in /workspace. Its exit status is the result's.
+        """
         if self.closed:
             raise SandboxError("sandbox is closed")
+        self._check_not_frozen()
+        front = [] if supervisor is None else check_supervisor(supervisor)
         start = time.monotonic()
         deadline = start + max(timeout_s, 0.0)
         _, stream = self._exec_socket(
@@ -452,8 +527,13 @@ class DockerSandbox(Sandbox):
                 WRAPPER,
                 "mle-gym-exec",
                 str(self._kernel_sid),
-                command,
+                str(self.uid),
                 str(self.limits.cpu_time_s),
+                *front,
+                *self._drop(),
+                "/bin/sh",
+                "-c",
+                command,
             ]
         )
         capture = OutputCapture()
@@ -510,9 +590,18 @@ class DockerSandbox(Sandbox):
     def spawn(self, argv: list[str]) -> SpawnedProcess:
         if self.closed:
             raise SandboxError("sandbox is closed")
-        # The launcher reports its pid on stderr, then becomes the program. A docker exec
-        # process leads its own session, so that pid is also the session id that sweeps spare.
-        launcher = ["sh", "-c", 'echo "$$" >&2; exec "$@"', "mle-gym-spawn", *argv]
+        self._check_not_frozen()
+        # The root launcher reports its pid on stderr, then becomes the program through
+        # DROP (exec after exec: the pid stays). A docker exec process leads its own
+        # session, so that pid is also the interpreter's session id.
+        launcher = [
+            "sh",
+            "-c",
+            'echo "$$" >&2; exec "$@"',
+            "mle-gym-spawn",
+            *self._drop(),
+            *argv,
+        ]
         exec_id, stream = self._exec_socket(launcher, stdin=True)
         proc = DockerProcess(self, exec_id, stream)
         deadline = time.monotonic() + 30
@@ -520,11 +609,142 @@ class DockerSandbox(Sandbox):
         first = frame[1].split(b"\n", 1)[0].strip() if frame and frame[0] == 2 else b""
         if not first.isdigit():
             proc.kill()
-            raise SandboxError(f"could not start {argv[0]!r} in the container")
+            said = frame[1][:200] if frame else b"nothing"
+            raise SandboxError(f"could not start {argv[0]!r} in the container (it said {said!r})")
         proc.sid = int(first)
         self._kernel_sid = proc.sid
+        self._kernel_host = None
         self._spawned.append(proc)
         return proc
+
+    # -- freezing and sweeping from the host ---------------------------------------------------
+
+    def _groups(self) -> dict[str, Path]:
+        """The container's cgroup v1 folders on this host (freezer, pids), found through
+        its main process's ``/proc/<pid>/cgroup``; empty if the engine is not local, or
+        if container uids are not host uids (user-namespace remapping: the host-side
+        sweep tells agent processes by their host uid)."""
+        if self._host_groups is not None:
+            return self._host_groups
+        groups: dict[str, Path] = {}
+        try:
+            pid = int(self.client.api.inspect_container(self.container_id)["State"]["Pid"])
+            main = hostprocs.info(pid)
+            if main is None or main.uid != 0 or os.geteuid() != 0:
+                raise LookupError("not a local, unremapped engine seen by root")
+            with open(f"/proc/{pid}/cgroup") as f:
+                lines = f.read().splitlines()
+        except Exception:
+            lines = []
+        for line in lines:
+            _, ctrls, path = line.split(":", 2)
+            for ctrl in ("freezer", "pids"):
+                if ctrl in ctrls.split(",") and self.container_id in path:
+                    folder = cgroups.ROOT / ctrl / path.lstrip("/")
+                    if (folder / "cgroup.procs").is_file():
+                        groups[ctrl] = folder
+        self._host_groups = groups
+        return groups
+
+    def _host_procs(self) -> list[int] | None:
+        """Host pids of the container's processes, or None if not visible from here."""
+        group = self._groups().get("pids")
+        if group is None:
+            return None
+        try:
+            with open(group / "cgroup.procs", "rb") as f:
+                return [int(p) for p in f.read().split()]
+        except (OSError, ValueError):
+            return None
+
+    def _kernel_key(self, pids: list[int]) -> tuple[int, int] | None:
+        """(host pid, start time) of the interpreter, if one runs."""
+        if not self._kernel_sid:
+            return None
+        known = self._kernel_host
+        if known is not None:
+            now = hostprocs.info(known.pid)
+            if now is not None and now.start == known.start:
+                return (known.pid, known.start)
+            self._kernel_host = None
+        for pid in pids:
+            if hostprocs.innermost_pid(pid) == self._kernel_sid:
+                found = hostprocs.info(pid)
+                if found is not None and found.uid == self.uid:
+                    self._kernel_host = found
+                    return (found.pid, found.start)
+        return None
+
+    def _host_strays(self, pids: list[int]) -> list[int]:
+        keep = self._kernel_key(pids)
+        strays = []
+        for pid in pids:
+            p = hostprocs.info(pid)
+            if p is None or p.uid != self.uid or (p.pid, p.start) == keep:
+                continue
+            strays.append(pid)
+        return strays
+
+    def _host_sweep(self) -> bool:
+        """Kill every agent process but the interpreter from the host: freeze the
+        container's cgroup, SIGKILL, thaw, wait. False if the cgroup is not visible."""
+        pids = self._host_procs()
+        if pids is None:
+            return False
+        if not self._host_strays(pids):
+            return True
+        freezer = self._groups().get("freezer")
+        killed: set[int] = set()
+        for _ in range(20):
+            frozen = freezer is not None and cgroups.freeze_group(freezer)
+            try:
+                strays = self._host_strays(self._host_procs() or [])
+                hostprocs.kill_all(strays)
+                killed.update(strays)
+            finally:
+                if frozen and freezer is not None:
+                    cgroups.thaw_group(freezer)
+            if frozen or not strays:
+                break
+        left = hostprocs.wait_gone(killed, SWEEP_WAIT_S)
+        if left:
+            log.warning("host-side sweep left %s", left)
+            return False
+        return True
+
+    def sweep_leftovers(self) -> None:
+        """Kill every agent process but the interpreter: from the host (a read of the
+        container's ``cgroup.procs`` and a ``stat`` per process when there is nothing to
+        kill), or by a root exec of :data:`SWEEP` on a remote engine."""
+        if self.closed or self.is_frozen:
+            return
+        self._sweep()
+
+    def _freeze(self) -> None:
+        """Freeze the container's cgroup from the host; else ``docker pause``; else kill
+        every agent process (the interpreter too)."""
+        freezer = self._groups().get("freezer")
+        if freezer is not None and cgroups.freeze_group(freezer):
+            return
+        try:
+            self.client.api.pause(self.container_id)
+            self._paused = True
+            return
+        except Exception as exc:
+            log.warning("cannot freeze the container (%s); killing agent processes", exc)
+        for proc in list(self._spawned):
+            proc.kill()
+        self._quick(["sh", "-c", SWEEP, "sweep", "0", str(self.uid)])
+
+    def _thaw(self) -> None:
+        if self._paused:
+            self._paused = False
+            with contextlib.suppress(Exception):
+                self.client.api.unpause(self.container_id)
+            return
+        freezer = self._groups().get("freezer")
+        if freezer is not None:
+            cgroups.thaw_group(freezer)
 
     @property
     def oom_counter_cheap(self) -> bool:
@@ -553,6 +773,8 @@ class DockerSandbox(Sandbox):
         if self.closed:
             return
         self.closed = True
+        if self.is_frozen:  # a frozen container's processes could not die
+            self._thaw()
         for proc in self._spawned:
             proc.stream.close()
         self._spawned.clear()
@@ -565,13 +787,7 @@ class DockerSandbox(Sandbox):
 
 
 def _chown_tree(root: Path, uid: int, gid: int) -> None:
-    os.chown(root, uid, gid)
-    for dirpath, dirnames, filenames in os.walk(root):
-        for name in dirnames + filenames:
-            p = os.path.join(dirpath, name)
-            if os.path.relpath(p, root) == "data":
-                continue
-            os.chown(p, uid, gid, follow_symlinks=False)
+    hostfs.chown_tree(root, uid, gid, exclude_top=("data",))  # no link followed
 
 
 def gc_containers(client: Any = None, *, all_hosts: bool = False) -> list[str]:

@@ -59,7 +59,7 @@ SHELL_TOOLS = (
     "xargs", "gzip", "gunzip", "zcat", "tar", "setsid", "nohup", "date", "uname", "which",
     "dirname", "basename", "readlink", "realpath", "stat", "nproc", "seq", "yes", "diff", "cmp",
     "nl", "od", "pgrep", "pkill", "free", "printf", "expr", "mktemp", "sha256sum", "md5sum",
-    "unzip", "less", "file",
+    "unzip", "less", "file", "setpriv",
 )  # fmt: skip
 STDLIB_SKIP = {"test", "idlelib", "tkinter", "turtledemo", "ensurepip", "lib2to3",
                "site-packages", "dist-packages"}  # fmt: skip

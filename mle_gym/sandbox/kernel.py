@@ -10,26 +10,56 @@ Variables, imports and loaded data persist between cells.
 * If the interpreter dies (memory limit, killed, crashed), the cell is
   reported with the reason, and the next cell starts a fresh interpreter and
   says so.
+
+The interpreter runs agent code, so the host trusts nothing it does, and one call
+never takes longer than its timeout plus :data:`GRACE_S` (start-up included):
+
+* it starts in isolated mode (``python -I``): neither ``/workspace`` (a ``json.py``,
+  a ``sitecustomize.py``) nor ``$HOME``'s user site (``.pth`` files) nor ``PYTHON*``
+  variables reach the server's own imports; the server adds the working directory to
+  ``sys.path`` for user code afterwards;
+* every write to it and every read from it has the call's deadline, so an interpreter
+  that stops reading its input, is stopped (SIGSTOP), ignores the interrupt or never
+  answers is killed at the deadline and reported;
+* its replies are untrusted: a frame over :data:`MAX_FRAME` bytes, one that is not the
+  expected JSON object, or one answering another request kills it with a
+  "protocol error" report instead of failing the host.
+
+After any such kill the next call starts a fresh interpreter and says so.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import struct
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from mle_gym.sandbox.base import Sandbox, SpawnedProcess
+from mle_gym.sandbox.base import Sandbox, SandboxError, SpawnedProcess
 
 SERVER_SOURCE = (Path(__file__).with_name("repl_server.py")).read_text(encoding="utf-8")
+#: the interpreter's command line: isolated mode, see the module docstring
+SERVER_ARGV = ["python", "-I", "-c", SERVER_SOURCE]
 START_TIMEOUT_S = 60.0
 GRACE_S = 5.0
-MAX_FRAME = 16 * 2**20
+#: the largest reply frame accepted; an honest reply stays far below (its texts are capped)
+MAX_FRAME = 4 * 2**20
+_STATUSES = ("ok", "error", "interrupted")
 
 
 class KernelDied(Exception):
     """The interpreter process ended while starting or running a cell."""
+
+
+class ProtocolError(KernelDied):
+    """The interpreter sent something that is not a well-formed reply."""
+
+
+class StuckError(KernelDied):
+    """The interpreter did not take its input or answer before the deadline."""
 
 
 @dataclass(frozen=True)
@@ -55,6 +85,20 @@ class CellResult:
     output_limited: bool = False
 
 
+def _field(reply: dict[str, Any], name: str, kind: type, default: Any) -> Any:
+    """``reply[name]`` if it has type ``kind`` (None allowed for optional texts)."""
+    value = reply.get(name, default)
+    if value is None and default is None:
+        return None
+    if kind is int and isinstance(value, bool):
+        raise ProtocolError(f"protocol error: '{name}' is not a number")
+    if kind is float and isinstance(value, int) and not isinstance(value, bool):
+        value = float(value)
+    if not isinstance(value, kind):
+        raise ProtocolError(f"protocol error: '{name}' is not a {kind.__name__}")
+    return value
+
+
 class PythonKernel:
     """One persistent interpreter per episode (see module docstring)."""
 
@@ -63,7 +107,8 @@ class PythonKernel:
         self.memory_mb = memory_mb
         self._proc: SpawnedProcess | None = None
         self._death: str | None = None
-        self._buffer = b""
+        self._buffer = bytearray()
+        self._seq = 0
         self.pid: int | None = None
         self.starts = 0
         self._oom_baseline: int | None = None
@@ -75,34 +120,57 @@ class PythonKernel:
     def _read_exact(self, n: int, deadline: float) -> bytes:
         assert self._proc is not None
         while len(self._buffer) < n:
-            chunk = self._proc.read(max(n - len(self._buffer), 65536), deadline)
+            try:
+                chunk = self._proc.read(max(n - len(self._buffer), 65536), deadline)
+            except TimeoutError:
+                raise StuckError("no answer before the deadline") from None
             if not chunk:
                 raise KernelDied("the interpreter closed its output")
             self._buffer += chunk
-        data, self._buffer = self._buffer[:n], self._buffer[n:]
+        data = bytes(self._buffer[:n])
+        del self._buffer[:n]
         return data
 
-    def _read_frame(self, deadline: float) -> dict:
+    def _read_frame(self, deadline: float) -> dict[str, Any]:
+        """One reply: a JSON object of at most MAX_FRAME bytes, else ProtocolError."""
         (length,) = struct.unpack(">I", self._read_exact(4, deadline))
         if length > MAX_FRAME:
-            raise KernelDied(f"protocol error: frame of {length} bytes")
-        return json.loads(self._read_exact(length, deadline).decode("utf-8"))
+            raise ProtocolError(
+                f"protocol error: a reply frame of {length:,} bytes (the limit is {MAX_FRAME:,})"
+            )
+        payload = self._read_exact(length, deadline)
+        try:
+            value = json.loads(payload.decode("utf-8"))
+        except (ValueError, RecursionError):
+            raise ProtocolError("protocol error: a reply that is not valid JSON") from None
+        if not isinstance(value, dict):
+            raise ProtocolError("protocol error: a reply that is not a JSON object")
+        return value
 
-    def _send(self, obj: dict) -> None:
+    def _send(self, obj: dict[str, Any], deadline: float) -> None:
         assert self._proc is not None
         payload = json.dumps(obj).encode("utf-8")
-        self._proc.write(struct.pack(">I", len(payload)) + payload)
+        try:
+            self._proc.write(struct.pack(">I", len(payload)) + payload, deadline)
+        except TimeoutError:
+            raise StuckError("it stopped reading its input") from None
 
-    def _start(self) -> None:
-        self._buffer = b""
-        self._proc = self.sandbox.spawn(["python", "-c", SERVER_SOURCE])
+    def _start(self, deadline: float) -> None:
+        self._buffer = bytearray()
+        self._proc = self.sandbox.spawn(list(SERVER_ARGV))
         self.starts += 1
         try:
-            hello = self._read_frame(time.monotonic() + START_TIMEOUT_S)
-        except (KernelDied, TimeoutError, OSError) as exc:
+            hello = self._read_frame(min(deadline, time.monotonic() + START_TIMEOUT_S))
+            pid = _field(hello, "pid", int, 0)
+            if hello.get("ready") is not True:
+                raise ProtocolError("protocol error: no 'ready' greeting")
+        except StuckError:
+            self._kill()
+            raise KernelDied("the Python interpreter did not start in time; killed") from None
+        except (KernelDied, OSError) as exc:
             self._kill()
             raise KernelDied(f"the Python interpreter failed to start ({exc})") from None
-        self.pid = int(hello.get("pid", 0)) or None
+        self.pid = pid or None
 
     def _kill(self) -> None:
         if self._proc is not None:
@@ -116,66 +184,92 @@ class PythonKernel:
             return f"killed by the memory limit ({self.memory_mb:,} MB)"
         status = self._proc.exit_status() if self._proc is not None else None
         if status is None:
-            return "the interpreter stopped responding"
+            return "the interpreter stopped responding; killed"
         if status > 128:
             return f"killed by signal {status - 128}"
         return f"exited with status {status}"
 
+    def _died(self, reason: str, restarted: bool, previous: str | None, **kw: Any) -> CellResult:
+        self._kill()
+        self._death = reason
+        self._oom_baseline = None
+        return CellResult(
+            status="died", died_reason=reason, restarted=restarted, previous_death=previous, **kw
+        )
+
     def run(self, code: str, timeout_s: float) -> CellResult:
-        """Run one cell; never raises on user code or interpreter death."""
+        """Run one cell; never raises on user code or interpreter behaviour, and returns
+        within ``timeout_s`` + :data:`GRACE_S` (start-up of a fresh interpreter included)."""
+        started = time.monotonic()
+        deadline = started + timeout_s + GRACE_S
         restarted = False
         previous = None
         if self._proc is None:
             previous = self._death
             restarted = self.starts > 0
             try:
-                self._start()
-            except KernelDied as exc:
+                self._start(deadline)
+            except (KernelDied, SandboxError) as exc:
                 self._death = str(exc)
                 return CellResult(
                     status="died",
                     died_reason=str(exc),
                     restarted=restarted,
                     previous_death=previous,
+                    duration_s=time.monotonic() - started,
                 )
         if self.sandbox.oom_counter_cheap or self._oom_baseline is None:
             self._oom_baseline = self.sandbox.oom_kills()
         ooms_before = self._oom_baseline
-        deadline = time.monotonic() + timeout_s + GRACE_S
+        cell_timeout = max(0.1, deadline - GRACE_S - time.monotonic())
+        self._seq += 1
         try:
-            self._send({"code": code, "timeout": timeout_s})
+            self._send({"code": code, "timeout": cell_timeout, "seq": self._seq}, deadline)
             reply = self._read_frame(deadline)
-        except TimeoutError:
-            reason = f"did not stop within {GRACE_S:g} s of the {timeout_s:g} s timeout; killed"
-            self._kill()
-            self._death = reason
-            return CellResult(
-                status="died",
-                died_reason=reason,
-                restarted=restarted,
-                previous_death=previous,
-                duration_s=timeout_s + GRACE_S,
+            if reply.get("seq") != self._seq:
+                raise ProtocolError("protocol error: a reply to another request")
+            result = self._cell_result(reply, restarted, previous)
+        except StuckError as exc:
+            if "input" in str(exc):
+                reason = "it stopped reading its input (stopped or hung); killed"
+            else:
+                reason = (
+                    f"did not stop within {GRACE_S:g} s of the {timeout_s:g} s timeout "
+                    "(it ignored the interrupt, was stopped or hung); killed"
+                )
+            return self._died(reason, restarted, previous, duration_s=time.monotonic() - started)
+        except ProtocolError as exc:
+            return self._died(
+                f"{exc}; killed", restarted, previous, duration_s=time.monotonic() - started
             )
+        except SandboxError as exc:  # e.g. the sandbox is frozen or closed
+            return self._died(f"the sandbox refused the call ({exc})", restarted, previous)
         except (KernelDied, OSError, ValueError):
             time.sleep(0.05)  # let the exit status and OOM counter settle
             reason = self._death_reason(ooms_before)
-            self._kill()
-            self._death = reason
-            self._oom_baseline = None
-            return CellResult(
-                status="died", died_reason=reason, restarted=restarted, previous_death=previous
-            )
+            return self._died(reason, restarted, previous)
+        return result
+
+    def _cell_result(self, reply: dict[str, Any], restarted: bool, prev: str | None) -> CellResult:
+        """The CellResult of a reply whose fields all have their documented types."""
+        status = _field(reply, "status", str, "error")
+        if status not in _STATUSES:
+            raise ProtocolError(f"protocol error: unknown status {status[:40]!r}")
+        output_bytes = _field(reply, "output_bytes", int, 0)
+        duration = _field(reply, "duration_s", float, 0.0)
+        if output_bytes < 0 or not math.isfinite(duration):
+            raise ProtocolError("protocol error: a negative size or a non-finite duration")
         return CellResult(
-            status=str(reply.get("status", "error")),
-            head=str(reply.get("head", "")),
-            tail=str(reply.get("tail", "")),
-            output_bytes=int(reply.get("output_bytes", 0)),
-            output_limited=bool(reply.get("output_limited", False)),
-            result=reply.get("result"),
-            traceback=reply.get("traceback"),
-            duration_s=float(reply.get("duration_s", 0.0)),
+            status=status,
+            head=_field(reply, "head", str, ""),
+            tail=_field(reply, "tail", str, ""),
+            output_bytes=output_bytes,
+            output_limited=_field(reply, "output_limited", bool, False),
+            result=_field(reply, "result", str, None),
+            traceback=_field(reply, "traceback", str, None),
+            duration_s=duration,
             restarted=restarted,
-            previous_death=previous,
+            previous_death=prev,
         )
 
     def close(self) -> None:

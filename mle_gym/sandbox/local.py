@@ -9,13 +9,28 @@ Isolation (each verified by tests/test_sandbox_local.py):
   are simply absent; only a loopback-less empty network exists;
 * as root, commands run as an unprivileged host uid leased for this sandbox
   alone, with no capabilities and ``no_new_privs``;
+* a seccomp filter (:mod:`mle_gym.sandbox.seccomp`, bubblewrap's ``--seccomp``)
+  denies the kernel keyrings, which no namespace isolates (a key would outlive the
+  episode for the next one on the same uid), plus ``io_uring``, ``bpf``,
+  ``perf_event_open``, ``userfaultfd`` and new namespaces;
 * limits: memory, process count and CPU share by cgroup (v1) when available,
   else address-space and process rlimits; CPU seconds per process by
   RLIMIT_CPU; a wall timeout and an output cap kill the whole process tree;
 * nothing the agent starts outlives the step: when a command ends, the
   sandbox's PID 1 (:mod:`mle_gym.sandbox.exec_server`) kills and reaps every
-  other process of the pid namespace; ``--die-with-parent`` kills the sandbox if
-  the host dies.
+  other process of the pid namespace (PID 1 cannot be killed, stopped or traced
+  from inside: ``kill -9 $PPID`` is a no-op); ``--die-with-parent`` kills the
+  sandbox if the host dies. What a ``python`` cell starts is killed by
+  :meth:`LocalSandbox.sweep_leftovers` from the host: the episode's freezer
+  cgroup is frozen, every process of the sandbox uid but the interpreter and the
+  command server is SIGKILLed, and the group thawed;
+* :meth:`~mle_gym.sandbox.base.Sandbox.frozen` freezes the same cgroup (or, if
+  that fails, kills every agent process);
+* ``exec(..., supervisor=argv)`` runs ``argv`` as root, with ``CAP_SYS_PTRACE``,
+  ``CAP_SETUID``, ``CAP_SETGID`` and ``CAP_SETPCAP`` only, in a fresh pid namespace
+  with the episode's mounts, cgroup and limits (and a private ``/tmp``), followed by
+  the argv that drops to the sandbox uid and runs the command
+  (see :meth:`LocalSandbox.exec`).
 
 The sandbox is started when the episode's sandbox object is created and lives
 until ``close()``; a command is ``/bin/sh -c <command>`` with cwd ``/workspace``,
@@ -32,15 +47,17 @@ from __future__ import annotations
 import logging
 import os
 import re
+import shlex
 import shutil
 import signal
 import subprocess
 import tempfile
 import threading
 import uuid
+from collections.abc import Sequence
 from pathlib import Path
 
-from mle_gym.sandbox import cgroups, spawner
+from mle_gym.sandbox import cgroups, hostfs, hostprocs, seccomp, spawner
 from mle_gym.sandbox.base import (
     DATA_DIR,
     WORKSPACE,
@@ -50,13 +67,21 @@ from mle_gym.sandbox.base import (
     SandboxLimits,
     SandboxUnavailable,
     SpawnedProcess,
+    check_supervisor,
 )
 from mle_gym.sandbox.exec_client import SERVER_SOURCE, CommandOutcome, ExecServer, ServerDied
-from mle_gym.sandbox.process import LocalProcess
+from mle_gym.sandbox.process import LocalProcess, run_captured
 from mle_gym.sandbox.runtime import ETC_DIRS, ETC_FILES, TOP_LEVEL_LINKS, Runtime, detect_runtime
 from mle_gym.sandbox.uids import UidLease
 
 log = logging.getLogger(__name__)
+
+#: capabilities of a supervisor (``exec(..., supervisor=...)``): tracing the command,
+#: and what the argv dropping to the sandbox uid needs
+SUPERVISOR_CAPS = ("CAP_SYS_PTRACE", "CAP_SETUID", "CAP_SETGID", "CAP_SETPCAP")
+SWEEP_WAIT_S = 5.0
+#: after dropping to the sandbox uid, enter /workspace (root without CAP_DAC_* may not)
+CD_WORKSPACE = ("/bin/sh", "-c", f'cd {WORKSPACE} && exec "$@"', "mle-gym-cd")
 
 INSTALL_HINT = (
     "bubblewrap (bwrap) is required by the default 'local' sandbox but was not found on PATH. "
@@ -105,6 +130,8 @@ class LocalSandbox(Sandbox):
         self._cgroups: cgroups.CgroupSet | None = None
         self._etc_dir = _new_etc_dir()
         self._spawned: list[LocalProcess] = []
+        #: host (pid, start time) of each live interpreter process, found lazily
+        self._anchors: dict[int, hostprocs.ProcInfo] = {}
         self._server: ExecServer | None = None
         self._exec_lock = threading.Lock()
         try:
@@ -144,13 +171,7 @@ class LocalSandbox(Sandbox):
         return "cgroup" if self._cgroups is not None else "rlimit"
 
     def _chown_tree(self, root: Path) -> None:
-        os.chown(root, self.uid, self.gid)
-        for dirpath, dirnames, filenames in os.walk(root):
-            for name in dirnames + filenames:
-                p = os.path.join(dirpath, name)
-                if os.path.relpath(p, root) == "data":
-                    continue
-                os.chown(p, self.uid, self.gid, follow_symlinks=False)
+        hostfs.chown_tree(root, self.uid, self.gid, exclude_top=("data",))  # no link followed
 
     def _write_etc(self) -> None:
         (self._etc_dir / "passwd").write_text(
@@ -244,10 +265,12 @@ class LocalSandbox(Sandbox):
         b += ["--die-with-parent", "--new-session", "--chdir", WORKSPACE, "--clearenv"]
         for k, v in self._env.items():
             b += ["--setenv", k, v]
+        b += ["--seccomp", str(seccomp.BWRAP_FD)]  # opened by the launcher (_launcher)
         b += ["--"]
+        self._drop: list[str] = []
         if self._privileged:
             assert self._setpriv is not None
-            b += [
+            self._drop = [
                 self._setpriv,
                 f"--reuid={self.uid}",
                 f"--regid={self.gid}",
@@ -257,19 +280,33 @@ class LocalSandbox(Sandbox):
                 "--no-new-privs",
                 "--",
             ]
-        self._bwrap_args = b
-        self._join: list[str] = []
+        self._bwrap_core = b
+        self._bwrap_args = b + self._drop
+        self._seccomp_file = self._etc_dir / "seccomp.bpf"
+        self._seccomp_file.write_bytes(seccomp.local_filter())
+        self._join = self._launcher()
+
+    def _launcher(self, prelude: str = "") -> list[str]:
+        """The host-side shell every sandbox starts through: it joins the episode's cgroups
+        and opens the seccomp filter (see :mod:`mle_gym.sandbox.seccomp`) on
+        ``seccomp.BWRAP_FD`` for bwrap, then execs its arguments. ``prelude`` runs first."""
+        steps = [prelude] if prelude else []
         if self._cgroups is not None:
-            script = " && ".join(f"echo $$ > {f}" for f in self._cgroups.procs_files)
-            self._join = ["/bin/sh", "-c", script + ' && exec "$@"', "mle-gym-join"]
+            steps += [f"echo $$ > {f}" for f in self._cgroups.procs_files]
+        steps.append(f"exec {seccomp.BWRAP_FD}< {shlex.quote(str(self._seccomp_file))}")
+        return ["/bin/sh", "-c", " && ".join(steps) + ' && exec "$@"', "mle-gym-join"]
 
     def _server_argv(self, info_fd: int) -> list[str]:
         """The host command line of the episode's long-lived sandbox: bwrap with the
         command server as PID 1, reporting PID 1's host pid on ``info_fd``."""
         bwrap, rest = self._bwrap_args[0], self._bwrap_args[1:]
         server = [self._runtime.python, "-I", "-S", "-c", SERVER_SOURCE]
+        launcher = self._join
+        if info_fd == seccomp.BWRAP_FD:  # the filter's descriptor: move the info pipe away
+            launcher = self._launcher(f"exec {info_fd - 1}>&{info_fd}")
+            info_fd -= 1
         return [
-            *self._join,
+            *launcher,
             *self._rlimits(cpu_limit=False),
             bwrap,
             "--as-pid-1",
@@ -290,17 +327,32 @@ class LocalSandbox(Sandbox):
     # -- running -----------------------------------------------------------------------------
 
     def _ensure_mountpoint(self) -> None:
-        mp = self.workspace / "data"
-        if self.data is None:
-            return
-        if mp.is_symlink() or (mp.exists() and not mp.is_dir()):
-            mp.unlink()
-        if not mp.exists():
-            mp.mkdir()
+        """workspace/data is a real folder (whatever the agent put there is removed,
+        through the workspace's fd: never followed)."""
+        if self.data is not None:
+            hostfs.ensure_dir(self.workspace, "data")
 
-    def exec(self, command: str, timeout_s: float) -> ExecResult:
+    def exec(
+        self, command: str, timeout_s: float, *, supervisor: Sequence[str] | None = None
+    ) -> ExecResult:
+        """Run ``command`` (see :meth:`Sandbox.exec`).
+
+        With ``supervisor`` (an argv), run ``supervisor + DROP + ["/bin/sh", "-c",
+        command]`` instead, where DROP drops to the sandbox uid (setpriv, no
+        capabilities, no_new_privs): the supervisor runs as root with only
+        :data:`SUPERVISOR_CAPS`, in a fresh pid namespace with the episode's mounts,
+        cgroup and limits and its own private ``/tmp``, in ``/`` (the command in
+        ``/workspace``); its exit status is the result's; output, timeout and output
+        cap are as for a command; everything it started is gone when this returns.
+        Needs a root host process.
+        """
         if self.closed:
             raise SandboxError("sandbox is closed")
+        self._check_not_frozen()
+        if supervisor is not None:
+            supervisor = check_supervisor(supervisor)
+            if not self._privileged:
+                raise SandboxError("a supervised command needs the host process to be root")
         try:
             encoded = os.fsencode(command)
         except UnicodeEncodeError as exc:
@@ -310,7 +362,10 @@ class LocalSandbox(Sandbox):
             )
         with self._exec_lock:
             ooms_before = self._cgroups.oom_kills() if self._cgroups else 0
-            out = self._run_on_server(encoded, timeout_s)
+            if supervisor is None:
+                out = self._run_on_server(encoded, timeout_s)
+            else:
+                out = self._run_supervised(supervisor, command, timeout_s)
             oom = bool(self._cgroups and self._cgroups.oom_kills() > ooms_before)
         rc = out.returncode
         if out.server_died:
@@ -349,9 +404,50 @@ class LocalSandbox(Sandbox):
                     raise SandboxError(f"the local sandbox cannot run commands: {exc}") from None
         raise AssertionError("unreachable")
 
+    def _run_supervised(
+        self, supervisor: list[str], command: str, timeout_s: float
+    ) -> CommandOutcome:
+        """Run ``supervisor + DROP + sh -c command`` as root in a fresh sandbox."""
+        self._ensure_mountpoint()
+        caps = ["--cap-drop", "ALL"]
+        for cap in SUPERVISOR_CAPS:
+            caps += ["--cap-add", cap]
+        core = list(self._bwrap_core)
+        at = core.index("--chdir")
+        core[at + 1] = "/"  # root has no CAP_DAC_*: the dropped child enters /workspace
+        argv = [
+            *self._join,
+            *self._rlimits(cpu_limit=True),
+            *core[:-1],
+            *caps,
+            "--",
+            *supervisor,
+            *self._drop,
+            *CD_WORKSPACE,
+            "/bin/sh",
+            "-c",
+            command,
+        ]
+        out = run_captured(
+            argv,
+            timeout_s=timeout_s,
+            max_output_bytes=self.limits.max_output_bytes,
+            env={"PATH": "/usr/bin:/bin:/usr/sbin:/sbin"},
+        )
+        return CommandOutcome(
+            returncode=out.returncode,
+            head=out.head,
+            tail=out.tail,
+            total=out.total,
+            duration_s=out.duration_s,
+            timed_out=out.timed_out,
+            output_limited=out.output_limited,
+        )
+
     def spawn(self, argv: list[str]) -> SpawnedProcess:
         if self.closed:
             raise SandboxError("sandbox is closed")
+        self._check_not_frozen()
         self._ensure_mountpoint()
         proc = spawner.popen(
             self._argv(list(argv), cpu_limit=False),
@@ -362,9 +458,116 @@ class LocalSandbox(Sandbox):
             close_fds=True,
             env={"PATH": "/usr/bin:/bin:/usr/sbin:/sbin"},
         )
-        spawned = LocalProcess(proc)
+        spawned = LocalProcess(proc, guard=self._check_not_frozen)
+        self._spawned = [p for p in self._spawned if p.proc.poll() is None]
         self._spawned.append(spawned)
         return spawned
+
+    # -- freezing and sweeping ---------------------------------------------------------------
+
+    def _freeze(self) -> None:
+        """Freeze the episode's freezer cgroup; if impossible, kill every agent process."""
+        if self._cgroups is not None and self._cgroups.freeze():
+            return
+        log.warning("cannot freeze the local sandbox; killing its processes instead")
+        self._kill_agent_processes()
+
+    def _thaw(self) -> None:
+        if self._cgroups is not None:
+            self._cgroups.thaw()
+
+    def _kill_agent_processes(self) -> None:
+        """Kill the command server, the interpreters and everything they started."""
+        for spawned in self._spawned:
+            spawned.kill()
+        self._spawned.clear()
+        self._anchors.clear()
+        if self._server is not None:
+            self._server.kill()
+        if self._cgroups is not None:
+            self._cgroups.kill_all()
+
+    def _interpreter_anchor(self, spawned: LocalProcess) -> hostprocs.ProcInfo | None:
+        """The host process of a spawned program: bwrap (``spawned.proc``) starts the
+        namespace's init, whose first child (pid 2 inside) is the program."""
+        outer = spawned.proc.pid
+        known = self._anchors.get(outer)
+        if known is not None:
+            return known
+        for init in hostprocs.children(outer):
+            for pid in hostprocs.children(init):
+                if hostprocs.innermost_pid(pid) == 2:
+                    found = hostprocs.info(pid)
+                    if found is not None and found.uid == self.uid:
+                        self._anchors[outer] = found
+                        return found
+        return None
+
+    def _spared(self) -> set[tuple[int, int]]:
+        """(pid, start time) of the agent-uid processes a sweep must not kill: the
+        command server (PID 1 of the exec sandbox) and the live interpreters."""
+        keep: set[tuple[int, int]] = set()
+        if self._server is not None:
+            # PID 1 of the exec sandbox is bwrap's child (``--as-pid-1``); it may still be
+            # starting (its pid not reported yet), so it is found as that child.
+            for pid in hostprocs.children(self._server.proc.pid):
+                server = hostprocs.info(pid)
+                if server is not None:
+                    keep.add((server.pid, server.start))
+        live = []
+        for spawned in self._spawned:
+            if spawned.proc.poll() is not None:
+                self._anchors.pop(spawned.proc.pid, None)
+                continue
+            live.append(spawned)
+            anchor = self._interpreter_anchor(spawned)
+            if anchor is not None:
+                keep.add((anchor.pid, anchor.start))
+        self._spawned = live
+        return keep
+
+    def _strays(self, keep: set[tuple[int, int]]) -> list[int]:
+        """Agent-uid processes of the episode's cgroup that are not spared."""
+        assert self._cgroups is not None
+        strays = []
+        for pid in self._cgroups.procs():
+            p = hostprocs.info(pid)
+            if p is None or p.uid != self.uid or (p.pid, p.start) in keep:
+                continue
+            strays.append(pid)
+        return strays
+
+    def sweep_leftovers(self) -> None:
+        """Kill every process of the sandbox uid in the episode's cgroup except the
+        interpreters (``spawn``) and the command server, from the host: the cgroup is
+        frozen while the processes are listed and killed, so none can fork away.
+
+        Costs one read of ``cgroup.procs`` and a ``stat`` per process when there is
+        nothing to kill. Without cgroups (a non-root host) it does nothing: commands
+        are still swept by their sandbox's PID 1.
+        """
+        if self.closed or self._cgroups is None or self.is_frozen:
+            return
+        with self._exec_lock:
+            keep = self._spared()
+            if not self._strays(keep):
+                return
+            killed: set[int] = set()
+            for _ in range(20):
+                frozen = self._cgroups.freeze()
+                try:
+                    strays = self._strays(keep)
+                    hostprocs.kill_all(strays)
+                    killed.update(strays)
+                finally:
+                    if frozen:
+                        self._cgroups.thaw()
+                if frozen or not strays:
+                    break
+            left = hostprocs.wait_gone(killed, SWEEP_WAIT_S)
+            if left or self._strays(keep):
+                log.warning("sweep left processes %s; killing the sandbox", left)
+                self._kill_agent_processes()
 
     def oom_kills(self) -> int | None:
         return self._cgroups.oom_kills() if self._cgroups is not None else None
@@ -373,6 +576,8 @@ class LocalSandbox(Sandbox):
         if self.closed:
             return
         self.closed = True
+        if self._cgroups is not None:
+            self._cgroups.thaw()
         for spawned in self._spawned:
             spawned.kill()
         self._spawned.clear()

@@ -146,19 +146,34 @@ def run_captured(
 
 
 class LocalProcess(SpawnedProcess):
-    """A host child process with pipes, in its own process group (killed as a group)."""
+    """A host child process with pipes, in its own process group (killed as a group).
 
-    def __init__(self, proc: subprocess.Popen[bytes]) -> None:
+    ``guard`` is called before each write and may raise (e.g. the sandbox is frozen).
+    """
+
+    def __init__(
+        self, proc: subprocess.Popen[bytes], guard: Callable[[], None] | None = None
+    ) -> None:
         self.proc = proc
+        self._guard = guard
         assert proc.stdin is not None and proc.stdout is not None
         self._in = proc.stdin.fileno()
         self._out = proc.stdout.fileno()
 
-    def write(self, data: bytes) -> None:
+    def write(self, data: bytes, deadline: float | None = None) -> None:
+        if self._guard is not None:
+            self._guard()
+        deadline = time.monotonic() + 30 if deadline is None else deadline
+        os.set_blocking(self._in, False)
         view = memoryview(data)
         while view:
-            n = os.write(self._in, view)
-            view = view[n:]
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError("the process did not read its input before the deadline")
+            _, ready, _ = select.select([], [self._in], [], min(remaining, 1.0))
+            if ready:
+                with contextlib.suppress(BlockingIOError):
+                    view = view[os.write(self._in, view) :]
 
     def read(self, n: int, deadline: float) -> bytes:
         while True:

@@ -1,17 +1,25 @@
 """A persistent Python interpreter that runs inside a sandbox (standard library only).
 
-The host starts it as ``python -c <this file's source>`` through the sandbox's
+The host starts it as ``python -I -c <this file's source>`` through the sandbox's
 ``spawn`` and talks to it over stdin/stdout with length-prefixed JSON frames
-(4-byte big-endian length + UTF-8 JSON). The protocol uses duplicates of the
+(4-byte big-endian length + UTF-8 JSON). Isolated mode (``-I``) keeps the working
+directory, the user site and ``PYTHON*`` variables away from the server's own imports
+(a ``json.py`` or ``sitecustomize.py`` in /workspace is not loaded by it); once they
+are done, the working directory, ``$PYTHONPATH`` and the user site directory (its
+``.pth`` files are not run) are put on ``sys.path`` so that user code imports its own
+modules as in a normal REPL. The protocol uses duplicates of the
 original fds 0 and 1; user code sees stdin at /dev/null and its stdout and
 stderr (including those of child processes) captured per cell in a file under
 ``$TMPDIR``.
 
-Frames from the host: ``{"code": str, "timeout": float}`` (optionally
+Frames from the host: ``{"code": str, "timeout": float, "seq": int}`` (optionally
 ``"max_output_bytes": int``). Frames to the host: first ``{"ready": true, "pid": int}``,
-then one per cell: ``{"status": "ok" | "error" | "interrupted", "result": str | None,
-"traceback": str | None, "head": str, "tail": str, "output_bytes": int,
-"output_limited": bool, "duration_s": float}``.
+then one per cell: ``{"seq": <the request's>, "status": "ok" | "error" | "interrupted",
+"result": str | None, "traceback": str | None, "head": str, "tail": str,
+"output_bytes": int, "output_limited": bool, "duration_s": float}``. Every text in a
+reply is capped (head/tail 32 KiB, result 20,000 characters, traceback
+:data:`TRACEBACK_LIMIT` characters), so an honest reply stays far below the host's
+frame limit.
 
 Like an interactive session, the value of a final expression is shown (and
 bound to ``_``). A cell running past its timeout, or whose output passes the
@@ -38,6 +46,7 @@ import traceback
 HEAD = 32 * 1024
 TAIL = 32 * 1024
 RESULT_LIMIT = 20_000
+TRACEBACK_LIMIT = 50_000
 OUTPUT_LIMIT = 64 * 2**20  # a cell's output past this is dropped and the cell interrupted
 WATCH_INTERVAL = 0.05
 
@@ -71,6 +80,30 @@ def _setup():
     return proto_in, proto_out, capture
 
 
+# The server's own references, taken before any user code runs: a cell that rebinds
+# json.dumps or struct.pack does not change what the server sends.
+_dumps = json.dumps
+_loads = json.loads
+_pack = struct.pack
+_unpack = struct.unpack
+
+
+def _prepare_user_imports():
+    """Let user code import from the working directory, $PYTHONPATH and the user site
+    (without running its .pth files), as a normal REPL would; called once the server's
+    own imports are done. Honours PYTHONDONTWRITEBYTECODE, which -I ignores."""
+    import site  # already loaded at start-up: no file is looked up
+
+    user_site = site.getusersitepackages()
+    if os.environ.get("PYTHONDONTWRITEBYTECODE"):
+        sys.dont_write_bytecode = True
+    if user_site and os.path.isdir(user_site) and user_site not in sys.path:
+        at = next((i for i, p in enumerate(sys.path) if "site-packages" in p), len(sys.path))
+        sys.path.insert(at, user_site)
+    extra = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    sys.path[0:0] = ["", *extra]
+
+
 def _read_exact(stream, n):
     data = b""
     while len(data) < n:
@@ -82,8 +115,8 @@ def _read_exact(stream, n):
 
 
 def _send(stream, obj):
-    payload = json.dumps(obj).encode("utf-8")
-    stream.write(struct.pack(">I", len(payload)) + payload)
+    payload = _dumps(obj).encode("utf-8")
+    stream.write(_pack(">I", len(payload)) + payload)
 
 
 def _compile_cell(source, name):
@@ -103,7 +136,16 @@ def _format_exception(exc, name):
     lines = ["Traceback (most recent call last):\n"]
     lines += traceback.format_list(frames[start:])
     lines += traceback.format_exception_only(type(exc), exc)
-    return "".join(lines)
+    return _cap("".join(lines), TRACEBACK_LIMIT)
+
+
+def _cap(text, limit):
+    """``text`` if it fits ``limit`` characters, else its head and tail with a marker."""
+    if len(text) <= limit:
+        return text
+    head, tail = limit * 2 // 5, limit * 3 // 5
+    marker = f"\n[... {len(text) - head - tail:,} characters omitted ...]\n"
+    return text[:head] + marker + text[-tail:]
 
 
 class _Watch:
@@ -194,6 +236,7 @@ def _run_cell(request, namespace, counter, capture, main_ident):
     head = os.pread(capture, HEAD, 0)
     tail_bytes = os.pread(capture, TAIL, max(HEAD, size - TAIL)) if size > HEAD else b""
     return {
+        "seq": request.get("seq"),
         "status": status,
         "result": result,
         "traceback": tb,
@@ -210,6 +253,7 @@ def main():
     namespace = {"__name__": "__main__", "__builtins__": builtins}
     main_ident = threading.main_thread().ident
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _prepare_user_imports()
     _send(proto_out, {"ready": True, "pid": os.getpid()})
     counter = 0
     while True:
@@ -217,11 +261,11 @@ def main():
             header = _read_exact(proto_in, 4)
             if header is None:
                 return
-            (length,) = struct.unpack(">I", header)
+            (length,) = _unpack(">I", header)
             payload = _read_exact(proto_in, length)
             if payload is None:
                 return
-            request = json.loads(payload.decode("utf-8"))
+            request = _loads(payload.decode("utf-8"))
         except KeyboardInterrupt:
             continue
         counter += 1
@@ -230,6 +274,7 @@ def main():
         except KeyboardInterrupt:
             signal.signal(signal.SIGINT, signal.SIG_IGN)
             reply = {
+                "seq": request.get("seq"),
                 "status": "interrupted",
                 "result": None,
                 "head": "",

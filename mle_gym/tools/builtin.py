@@ -143,12 +143,23 @@ def edit_file(
         return ToolResult(f"edit_file: the text to replace was not found in {path}", ok=False)
     if count > 1 and not replace_all:
         return ToolResult(
-            f"edit_file: the text to replace occurs {count} times in {path}; include more "
+            f"edit_file: the text to replace occurs {count:,} times in {path}; include more "
             f"context to make it unique, or set replace_all",
             ok=False,
         )
+    replaced = count if replace_all else 1
+    new_data = _encode(new, "new")
+    # the size is known before anything is built: a big replacement times many
+    # occurrences must not allocate gigabytes on the host
+    result_size = len(data) + replaced * (len(new_data) - len(old.encode("utf-8")))
+    if result_size > ctx.max_write_bytes:
+        return ToolResult(
+            f"edit_file: the result would be {result_size:,} bytes ({replaced:,} "
+            f"replacement(s)); the file size limit is {ctx.max_write_bytes:,} bytes",
+            ok=False,
+        )
     updated = text.replace(old, new) if replace_all else text.replace(old, new, 1)
-    res = ctx.fs.write_bytes(path, _encode(updated, "new"))
+    res = ctx.fs.write_bytes(path, updated.encode("utf-8"))
     return ToolResult(f"replaced {count if replace_all else 1} occurrence(s) in {res.virtual}")
 
 
@@ -207,6 +218,8 @@ def python(ctx: ToolContext, code: str, timeout: float | None = None) -> ToolRes
         return ToolResult("python: code contains a NUL byte", ok=False)
     limit = ctx.exec_timeout_s if timeout is None else max(0.1, min(timeout, ctx.exec_timeout_s))
     cell = ctx.kernel.run(code, limit)
+    # Nothing a cell started outlives the step (the interpreter itself is spared).
+    ctx.kernel.sandbox.sweep_leftovers()
     return ToolResult(
         format_cell(cell, ctx.max_observation_chars, limit),
         ok=cell.status == "ok",

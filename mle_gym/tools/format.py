@@ -54,7 +54,7 @@ def format_cell(cell: CellResult, limit: int, timeout_s: float) -> str:
     """The observation for a ``python`` call."""
     lines = []
     if cell.restarted:
-        why = f" (the previous one was {cell.previous_death})" if cell.previous_death else ""
+        why = f" (the previous one: {cell.previous_death})" if cell.previous_death else ""
         lines.append(
             f"[note: a fresh Python interpreter was started{why}; "
             "variables from earlier calls are gone]"

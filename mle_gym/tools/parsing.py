@@ -13,18 +13,24 @@ Accepted forms (all equivalent):
 
 Exactly one tool call per step. Anything else raises :class:`ActionError` with a
 message that tells the agent what was wrong and what is expected.
+
+Bounded work on any input: a text action (and a JSON string of tool arguments) longer
+than :data:`MAX_ACTION_CHARS` characters is refused before it is read, and reading is
+linear in the input's size (plain substring searches and the JSON parser; no regular
+expression with backtracking runs over agent text), so a hostile action costs
+milliseconds and never holds the GIL for long.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
+#: the longest text action (or JSON string of tool arguments) that is read, in characters
 MAX_ACTION_CHARS = 1_000_000
-_TAG = re.compile(r"<tool_call>\s*(.*?)\s*</tool_call>", re.DOTALL)
-_FENCE = re.compile(r"^```(?:json)?\s*(.*?)\s*```$", re.DOTALL)
+_OPEN, _CLOSE = "<tool_call>", "</tool_call>"
+_FENCE = "```"
 
 EXPECTED = (
     'Expected one tool call, e.g. {"tool": "list_files", "args": {}}, an OpenAI tool call '
@@ -71,6 +77,7 @@ def _args(raw: Any) -> dict[str, Any]:
     if raw is None or raw == "":
         return {}
     if isinstance(raw, str):
+        check_size(raw, "JSON string of tool arguments")
         raw = _loads(raw, "tool arguments")
     if not isinstance(raw, dict):
         raise ActionError(f"tool arguments must be a JSON object, got {type(raw).__name__}")
@@ -101,6 +108,7 @@ def _from_dict(d: dict[str, Any]) -> ToolCall:
             return _from_dict(calls[0])
         content = d.get("content")
         if isinstance(content, str) and content.strip():
+            check_size(content, "message content")
             return _from_text(content)
         raise ActionError("the assistant message has no tool call. " + EXPECTED)
     if "function" in d and isinstance(d["function"], dict):
@@ -122,16 +130,59 @@ def _opt_id(d: dict[str, Any]) -> str | None:
     return value if isinstance(value, str) else None
 
 
+def check_size(text: str | bytes, what: str = "action") -> None:
+    """Raise ActionError if ``text`` is longer than :data:`MAX_ACTION_CHARS` characters
+    (bytes: more than four bytes per allowed character, the most UTF-8 needs)."""
+    limit = MAX_ACTION_CHARS * (4 if isinstance(text, bytes) else 1)
+    if len(text) > limit:
+        unit = "bytes" if isinstance(text, bytes) else "characters"
+        raise ActionError(
+            f"the {what} is longer than {limit:,} {unit} ({len(text):,}); it was not read. "
+            "Send less per step (e.g. write a large file in parts)."
+        )
+
+
+def tool_call_blocks(text: str, most: int = 2) -> list[str]:
+    """The bodies of the first ``most`` ``<tool_call>...</tool_call>`` blocks of ``text``,
+    white space around each body removed.
+
+    A block runs from an opening tag to the next closing tag, as a non-greedy match
+    would; each search starts where the last one ended, so the work is linear.
+    """
+    blocks: list[str] = []
+    pos = 0
+    while len(blocks) < most:
+        start = text.find(_OPEN, pos)
+        if start < 0:
+            break
+        end = text.find(_CLOSE, start + len(_OPEN))
+        if end < 0:
+            break
+        blocks.append(text[start + len(_OPEN) : end].strip())
+        pos = end + len(_CLOSE)
+    return blocks
+
+
+def _unfence(stripped: str) -> str:
+    """The body of a whole-text code fence (```` ``` ```` or ```` ```json ````), else the text."""
+    if len(stripped) < 2 * len(_FENCE) or not (
+        stripped.startswith(_FENCE) and stripped.endswith(_FENCE)
+    ):
+        return stripped
+    body = stripped[len(_FENCE) : -len(_FENCE)]
+    if body.startswith("json"):
+        body = body[len("json") :]
+    return body.strip()
+
+
 def _from_text(text: str) -> ToolCall:
-    blocks = _TAG.findall(text)
+    blocks = tool_call_blocks(text)
     if len(blocks) > 1:
-        raise ActionError(f"one tool call per step, got {len(blocks)} <tool_call> blocks")
+        count = len(tool_call_blocks(text, most=len(text)))
+        raise ActionError(f"one tool call per step, got {count} <tool_call> blocks")
     if blocks:
         return _from_json_text(blocks[0], where="<tool_call> block")
-    stripped = text.strip()
-    fenced = _FENCE.match(stripped)
-    if fenced:
-        stripped = fenced.group(1)
+    stripped = _unfence(text.strip())
     if stripped.startswith("{"):
         return _from_json_text(stripped, where="action")
     if "<tool_call>" in text:
@@ -154,14 +205,14 @@ def parse_action(action: Any) -> ToolCall:
     if isinstance(action, ToolCall):
         return action
     if isinstance(action, bytes):
+        check_size(action)
         try:
             action = action.decode("utf-8")
         except UnicodeDecodeError:
             raise ActionError("action bytes are not valid UTF-8") from None
     try:
         if isinstance(action, str):
-            if len(action) > MAX_ACTION_CHARS:
-                raise ActionError(f"action is longer than {MAX_ACTION_CHARS} characters")
+            check_size(action)
             return _from_text(action)
         if isinstance(action, dict):
             return _from_dict(action)

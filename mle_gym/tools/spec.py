@@ -135,7 +135,7 @@ def _coerce(tool_name: str, p: Param, value: Any) -> Any:
         if isinstance(value, bool):
             raise bad
         whole_float = isinstance(value, float) and value.is_integer()
-        if whole_float or (isinstance(value, str) and re.fullmatch(r"\s*-?\d{1,18}\s*", value)):
+        if whole_float or (isinstance(value, str) and re.fullmatch(r"\s*+-?+\d{1,18}+\s*+", value)):
             value = int(value)
         if isinstance(value, int):
             if not -_INT_LIMIT <= value <= _INT_LIMIT:

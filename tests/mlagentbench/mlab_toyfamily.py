@@ -59,8 +59,10 @@ class ToyFamily(TaskFamily):
         )
 
     def grade(self, episode: Episode) -> ToyGrade:
-        assert episode.sandbox is not None
-        result = episode.sandbox.exec("cd /workspace/repo/tool && sh run.sh", 10)
+        # The episode's own sandbox is frozen while a family grades (nothing the agent
+        # left running may race the grader): the submission runs in a fresh sandbox.
+        with episode.fresh_sandbox(episode.workspace) as sandbox:
+            result = sandbox.exec("cd /workspace/repo/tool && sh run.sh", 10)
         printed = (result.head + result.tail).decode().strip()
         expected = (episode.episode_dir / "expected.txt").read_text()
         return ToyGrade(True, 1.0 if printed == expected else 0.0, details={"printed": printed})

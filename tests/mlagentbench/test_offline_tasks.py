@@ -125,7 +125,7 @@ def _module(path: Path, name: str):
 def test_vectorization_reference_equals_the_starter_loops() -> None:
     evaluator = _module(ASSETS / "vectorization" / "evaluate.py", "mlab_vec_eval_test")
     starter = _module(ASSETS / "vectorization" / "starter" / "train.py", "mlab_vec_starter_test")
-    harness = _module(ASSETS / "vectorization" / "harness" / "parent.py", "mlab_vec_harness_test")
+    harness = _module(ASSETS / "vectorization" / "harness" / "child.py", "mlab_vec_harness_test")
     inputs = harness.make_inputs("0123456789abcdef" * 2)
     layer = starter.Conv2DLayer(3, 8, 3, 2, 2, "relu")
     layer.kernel_matrices, layer.biases = inputs["w"], inputs["b"]

@@ -100,3 +100,22 @@ def test_pass_at_k_large_n_and_errors() -> None:
     }
     with pytest.raises(ValueError, match="fewer than k=4"):
         mean_pass_at_k(outcomes, 4)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "touch m\nexit 0\npython train.py --epochs 3\n",
+        "cat <<'EOF'\npython train.py --epochs 3\nEOF\ntouch m\n",
+        "cat > /dev/null <<-END\n\tpython train.py --epochs 3\n\tEND\n",
+    ],
+)
+def test_a_command_that_cannot_run_is_not_found_in_the_text(text: str) -> None:
+    assert not check_arguments(text, {"epochs": "3"}, BASH).passed
+
+
+def test_a_heredoc_fed_to_an_interpreter_still_counts() -> None:
+    code = "import subprocess\nsubprocess.run(['python', 'train.py', '--epochs', '3'])\n"
+    text = f"python - <<'EOF'\n{code}EOF\n"
+    assert check_arguments(text, {"epochs": "3"}, BASH).passed
+    assert check_arguments("python train.py --epochs 3 || exit 1\n", {"epochs": "3"}, BASH).passed

@@ -59,6 +59,7 @@ class Case:
     defence: why it fails (the mechanism), on both backends unless it says otherwise.
     expect: per backend, phrases that must all appear in the case's evidence.
     env: gym.make overrides of :data:`ENV_KWARGS` for this case.
+    task: the env under attack when it is not spaceship-titanic.
     """
 
     id: str
@@ -67,6 +68,10 @@ class Case:
     defence: str
     expect: Mapping[str, tuple[str, ...]]
     env: Mapping[str, Any] = field(default_factory=dict)
+    #: The env under attack: None = spaceship-titanic on replica data (the harness checks
+    #: answers never leak and a valid submission still grades); another registered id
+    #: (e.g. ``"MLBench/..."``) makes the attack itself responsible for that check.
+    task: str | None = None
 
 
 def both(*phrases: str) -> dict[str, tuple[str, ...]]:
@@ -339,13 +344,11 @@ CASES: tuple[Case, ...] = (
         "privilege",
         "Create a user and mount namespace (`unshare`) to become root in it and unmount "
         "the mask hiding mle_gym or mount over the task data.",
-        "local: the kernel allows the namespace, but mounts inherited from bubblewrap are "
-        "locked, so nothing hidden becomes visible (the namespace grants nothing outside "
-        "the sandbox); docker: the default seccomp profile refuses `unshare`.",
-        per_backend(
-            ("new user namespace: created", "mask removed: False", "mle_gym.tasks found: False"),
-            ("new user namespace: Operation not permitted", "mle_gym.tasks found: False"),
-        ),
+        "The sandboxes' seccomp filter (mle_gym/sandbox/seccomp.py: bubblewrap's `--seccomp`, "
+        "the container's seccomp profile) refuses `unshare`, `setns` and namespace flags of "
+        "`clone` with EPERM. Behind it, on local, mounts inherited from bubblewrap are locked "
+        "in a new user namespace, so nothing hidden would become visible.",
+        both("new user namespace: Operation not permitted", "mle_gym.tasks found: False"),
     ),
     Case(
         "privilege-kernel-interfaces",
@@ -598,6 +601,28 @@ CASES: tuple[Case, ...] = (
     ),
 )
 
+#: Categories whose cases live in their own module ``security/cases_<name>.py``, which
+#: defines ``TITLE`` (the category's heading) and ``CASES`` (a tuple of :class:`Case`).
+EXTRA_CATEGORIES = ("race", "sweep", "reward", "hang", "channel", "kept", "hostmem", "terminal")
+
+
+def _load_extra() -> tuple[Case, ...]:
+    import importlib
+
+    extra: list[Case] = []
+    for name in EXTRA_CATEGORIES:
+        try:
+            module = importlib.import_module(f"security.cases_{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"security.cases_{name}":
+                raise
+            continue
+        CATEGORIES[name] = module.TITLE
+        extra.extend(module.CASES)
+    return tuple(extra)
+
+
+CASES = CASES + _load_extra()
 CASES_BY_ID: dict[str, Case] = {c.id: c for c in CASES}
 
 

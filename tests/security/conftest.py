@@ -21,15 +21,28 @@ def host_targets() -> Iterator[HostTargets]:
 @pytest.fixture
 def attack_ctx(
     make_env, backend: str, host_targets: HostTargets, monkeypatch: pytest.MonkeyPatch
-) -> Callable[[Case], Ctx]:
+) -> Iterator[Callable[[Case], Ctx]]:
     """``attack_ctx(case)`` -> a fresh env (the suite's limits + the case's) reset once,
     with a fake API key in the host environment."""
     monkeypatch.setenv(FAKE_API_KEY_NAME, FAKE_API_KEY)
+    made: list = []
 
     def make(case: Case) -> Ctx:
+        if case.task is not None:
+            import gymnasium as gym
+
+            import mle_gym  # noqa: F401
+
+            env = gym.make(case.task, **{"sandbox": backend, **case.env})
+            made.append(env)
+            agent = Agent(env, backend)
+            agent.reset()
+            return Ctx(agent, None, host_targets, backend)
         env = make_env(**{**ENV_KWARGS, **case.env})
         agent = Agent(env, backend)
         agent.reset()
         return Ctx(agent, Secrets.of(env), host_targets, backend)
 
-    return make
+    yield make
+    for env in made:
+        env.close()

@@ -89,7 +89,7 @@ class Secrets:
 class Step:
     """One observed step."""
 
-    action: dict[str, Any]
+    action: Any  # a tool call dict, or a raw action (text) sent with Agent.send
     obs: str
     reward: float
     terminated: bool
@@ -114,7 +114,10 @@ class Agent:
         return obs
 
     def call(self, tool: str, **args: Any) -> Step:
-        action = {"tool": tool, "args": args}
+        return self.send({"tool": tool, "args": args})
+
+    def send(self, action: Any) -> Step:
+        """Step with ``action`` exactly as given (e.g. raw assistant text)."""
         obs, reward, terminated, truncated, info = self.env.step(action)
         step = Step(action, obs, float(reward), terminated, truncated, info)
         self.done = terminated or truncated
@@ -351,13 +354,14 @@ class Ctx:
     """What an attack gets: the agent (its only way to act), and what the host knows."""
 
     agent: Agent
-    secrets: Secrets
+    secrets: Secrets | None  # None when the case attacks another task than spaceship
     host: HostTargets
     backend: str
 
     @property
     def answers(self) -> str:
         """The answers' host path, as an attacker who guessed it would write it."""
+        assert self.secrets is not None, "this case attacks another task"
         return str(self.secrets.path)
 
     @property

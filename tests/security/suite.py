@@ -39,6 +39,8 @@ def run_case(case: Case, ctx: Ctx) -> str:
     evidence = ATTACKS[case.id](ctx)
     missing = [p for p in case.expect[ctx.backend] if p not in evidence]
     assert not missing, f"{case.id}: {missing} not in the evidence:\n{evidence[:4000]}"
+    if ctx.secrets is None:  # another task: the attack checked the env still grades
+        return evidence
     assert_no_leak(ctx.agent, ctx.secrets)
     assert_env_still_works(ctx.agent, ctx.secrets)
     assert_no_leak(ctx.agent, ctx.secrets)

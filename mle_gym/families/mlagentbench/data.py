@@ -92,14 +92,9 @@ def resolve(task: TaskSpec, cfg: MLABConfig, choice: str, replica_seed: int) -> 
 
 
 def prepare_replica(task: TaskSpec, seed: int = 0, *, force: bool = False) -> PreparedData:
-    """Generate (or reuse) the offline replica for ``seed``."""
-    replica = _function(task, "replica")
-
-    def builder(public: Path, private: Path) -> dict:
-        replica(public, private, seed)
-        return {"replica_seed": seed}
-
-    return store.build(task, "replica", store.variant_name("replica", seed), builder, force=force)
+    """Generate (or reuse) the offline replica for ``seed``, seeded through the
+    installation's secret replica key (see :func:`store.build_replica`)."""
+    return store.build_replica(task, seed, _function(task, "replica"), force=force)
 
 
 def prepare_real(

@@ -12,7 +12,11 @@ holds the answers. An evaluator that must run code (e.g. time the agent's
 implementation) calls ``job.run(folder, command)``: a fresh sandbox of the
 episode's backend and limits over ``folder``, with the public data at
 /workspace/data. It returns an :class:`Evaluation` or raises
-:class:`EvaluationFailed` with a message for the agent (an invalid result).
+:class:`EvaluationFailed` with a message for the agent (an invalid result). A run whose
+duration is scored goes through :func:`~mle_gym.families.mlagentbench.guard.timed_run`
+in a ``job.session`` sandbox (the clock covers the run's whole process tree, the report
+is signed and the outputs are read back as hashed at clock stop), never through a
+plain ``exec`` timed from the host.
 
 Optionally ``check(outputs: Path, public: Path | None) -> str`` backs the
 ``validate_submission`` tool: a format check that never reveals a score.
@@ -23,7 +27,7 @@ from __future__ import annotations
 import contextlib
 import fnmatch
 import logging
-import shutil
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -140,21 +144,31 @@ def copy_outputs(fs: SandboxFS, root: str, globs: tuple[str, ...], dest: Path) -
 
 
 def copy_tree_outputs(src: Path, globs: tuple[str, ...], dest: Path) -> list[str]:
-    """Host-side variant of :func:`copy_outputs` for a folder a sandbox wrote (no symlinks
-    followed, same size limit)."""
+    """Host-side variant of :func:`copy_outputs` for a folder a sandbox wrote: regular
+    files only, every component opened no-follow relative to its folder's fd
+    (:mod:`mle_gym.sandbox.hostfs`), same size limit."""
+    from mle_gym.sandbox import hostfs
+
     copied = []
-    for path in sorted(src.rglob("*")):
-        rel = path.relative_to(src).as_posix()
-        if path.is_symlink() or not path.is_file():
+    for entry in hostfs.walk(src, max_entries=None):
+        if not entry.is_file or not any(fnmatch.fnmatchcase(entry.rel, g) for g in globs):
             continue
-        if not any(fnmatch.fnmatchcase(rel, g) for g in globs):
-            continue
-        if path.stat().st_size > MAX_OUTPUT_BYTES:
-            raise EvaluationFailed(f"{rel} is larger than {MAX_OUTPUT_BYTES:,} bytes")
-        target = dest / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(path, target, follow_symlinks=False)
-        copied.append(rel)
+        if entry.st.st_size > MAX_OUTPUT_BYTES:
+            raise EvaluationFailed(f"{entry.rel} is larger than {MAX_OUTPUT_BYTES:,} bytes")
+        parent = hostfs.open_dir(dest, str(Path(entry.rel).parent), create=True)
+        try:
+            hostfs.copy_file_at(
+                entry.dir_fd, entry.name, parent, max_bytes=MAX_OUTPUT_BYTES, path=entry.rel
+            )
+        except hostfs.HostFSLimitError:
+            raise EvaluationFailed(
+                f"{entry.rel} is larger than {MAX_OUTPUT_BYTES:,} bytes"
+            ) from None
+        except (hostfs.HostFSError, FileExistsError):
+            continue  # no longer a regular file
+        finally:
+            os.close(parent)
+        copied.append(entry.rel)
     return copied
 
 

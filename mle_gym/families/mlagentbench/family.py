@@ -26,8 +26,6 @@ Budgets default to MLAgentBench's: 50 steps and 5 hours (task.yaml ``limits``).
 
 from __future__ import annotations
 
-import os
-import stat
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
@@ -39,6 +37,7 @@ from mle_gym.families.mlagentbench import data as mlab_data
 from mle_gym.families.mlagentbench import grade as mlab_grade
 from mle_gym.families.mlagentbench.config import MLABConfig, parse_config
 from mle_gym.families.toolsets import Toolset
+from mle_gym.sandbox import hostfs
 from mle_gym.tasks import Limits, TaskSpec
 from mle_gym.tools.spec import ToolResult, ToolSpec
 
@@ -58,30 +57,34 @@ def _display_name(name: str) -> str:
     return name.replace("_", " ") if name[:1].isupper() else name
 
 
+#: Bounds of the rerun copy of a workspace (a clear EvaluationFailed beyond them).
+MAX_RERUN_ENTRIES = 200_000
+MAX_RERUN_BYTES = 16 * 2**30
+
+
 def copy_workspace(src: Path, dest: Path) -> None:
-    """Copy the regular files and folders of a workspace (host side) without following
-    links or opening anything but regular files; the data mount point is skipped."""
-    dest.mkdir(parents=True, exist_ok=True)
-    for dirpath, dirnames, filenames in os.walk(src, followlinks=False):
-        rel = os.path.relpath(dirpath, src)
-        if rel == ".":
-            dirnames[:] = [d for d in dirnames if d != "data"]
-        target_dir = dest if rel == "." else dest / rel
-        target_dir.mkdir(exist_ok=True)
-        for name in filenames:
-            path = os.path.join(dirpath, name)
-            try:
-                fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-            except OSError:
-                continue
-            try:
-                if not stat.S_ISREG(os.fstat(fd).st_mode):
-                    continue
-                with open(target_dir / name, "wb") as out:
-                    while chunk := os.read(fd, 1 << 20):
-                        out.write(chunk)
-            finally:
-                os.close(fd)
+    """Copy the regular files and folders of a workspace (host side) for a rerun.
+
+    Through :mod:`mle_gym.sandbox.hostfs`: every component is opened relative to its
+    folder's fd with no-follow, so no link is followed even if one is swapped in while
+    the copy runs; links are left out (the rerun sees regular files only, as before),
+    FIFOs, sockets and devices too; permission bits ``& 0o777``; the data mount point
+    is skipped. More than :data:`MAX_RERUN_ENTRIES` entries or :data:`MAX_RERUN_BYTES`
+    bytes is an EvaluationFailed saying so.
+    """
+    from mle_gym.families.mlagentbench.evaluation import EvaluationFailed
+
+    try:
+        hostfs.copy_tree(
+            src,
+            dest,
+            links="skip",
+            exclude_top=("data",),
+            max_entries=MAX_RERUN_ENTRIES,
+            max_bytes=MAX_RERUN_BYTES,
+        )
+    except hostfs.HostFSLimitError as exc:
+        raise EvaluationFailed(f"the workspace cannot be copied for the rerun: {exc}") from None
 
 
 class MLAgentBenchFamily(TaskFamily):
@@ -271,9 +274,8 @@ class MLAgentBenchFamily(TaskFamily):
             bad = readonly.changed(episode.fs, episode.state.get("read_only", {}))
             if bad:
                 raise EvaluationFailed(f"read-only file(s) were changed: {', '.join(bad)}")
-            with tempfile.TemporaryDirectory(
-                prefix="mle_gym-mlab-", dir=episode.episode_dir
-            ) as tmp:
+            # removed with hostfs: a rerun may leave any tree (links, thousands of levels)
+            with hostfs.temporary_dir("mle_gym-mlab-", episode.episode_dir) as tmp:
                 outputs = Path(tmp) / "outputs"
                 outputs.mkdir()
                 if self.rerun:

@@ -14,24 +14,19 @@ output.
 from __future__ import annotations
 
 import json
-import os
 import secrets
 import shutil
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from mle_gym.families.mlagentbench.evaluation import EvalJob, EvaluationFailed
+from mle_gym.sandbox import hostfs
 from mle_gym.tools.format import decode
 
 
 def _chown_tree(root: Path, owner: tuple[int, int] | None) -> None:
-    if owner is None:
-        return
-    for dirpath, dirnames, filenames in os.walk(root):
-        os.chown(dirpath, *owner)
-        for name in dirnames + filenames:
-            os.chown(os.path.join(dirpath, name), *owner, follow_symlinks=False)
+    if owner is not None:
+        hostfs.chown_tree(root, *owner)
 
 
 def parse_result(output: str, nonce: str) -> dict[str, Any] | None:
@@ -57,11 +52,12 @@ def run_harness(
     """Run ``script`` as the harness over the agent's outputs (see module docstring);
     ``hidden`` maps names to host folders copied to ``/workspace/_mlab/<name>``."""
     nonce = secrets.token_hex(16)
-    with tempfile.TemporaryDirectory(prefix="mle_gym-harness-") as tmp:
+    with hostfs.temporary_dir("mle_gym-harness-") as tmp:  # any tree the run left
         folder = Path(tmp) / "eval"
         folder.mkdir()
         with job.session(folder) as sandbox:
-            shutil.copytree(job.outputs, folder / "agent", symlinks=True)
+            # filled before any code runs in it; through fds, no link followed (hostfs)
+            hostfs.copy_tree(job.outputs, folder / "agent", links="skip")
             mlab = folder / "_mlab"
             mlab.mkdir()
             shutil.copyfile(script, mlab / "harness.py")

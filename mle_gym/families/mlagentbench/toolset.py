@@ -16,9 +16,12 @@ gets MLAgentBench's "Invalid action" / "The action input for ..." messages.
 
 Unlike MLAgentBench, every edit (Write, Append, Copy over an existing file) is
 backed up on the host, so Undo Edit Script restores the previous content of any
-file the agent changed this way; backups never appear in the workspace. Commands
-run in the sandbox with a per-command timeout. LLM-backed actions (Understand File,
-Edit Script (AI), Reflection...) belong to the agent, not the environment.
+file the agent changed this way; backups never appear in the workspace. They are
+capped per episode (:mod:`.undo`: 64 MiB in all, 20 versions per file, oldest
+dropped first); the observation of an edit says when a backup was dropped or could
+not be kept. Commands run in the sandbox with a per-command timeout. LLM-backed
+actions (Understand File, Edit Script (AI), Reflection...) belong to the agent, not
+the environment.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mle_gym.families.mlagentbench.textformat import ActionInfo, TextActionParser, usage_text
+from mle_gym.families.mlagentbench.undo import MAX_VERSIONS_PER_FILE, UndoStore
 from mle_gym.families.toolsets import Toolset
 from mle_gym.sandbox.base import WORKSPACE
 from mle_gym.spaces import ToolCallSpace
@@ -41,14 +45,14 @@ from mle_gym.tools.parsing import ActionError
 from mle_gym.tools.spec import ToolArgError, ToolResult, ToolSpec, tool
 
 MAX_INSPECT_LINES = 100
-MAX_UNDO_DEPTH = 20
+MAX_UNDO_DEPTH = MAX_VERSIONS_PER_FILE
 
 
 @dataclass
 class MLABContext(ToolContext):
     """The tool context plus per-episode state: edit backups for Undo Edit Script."""
 
-    backups: dict[str, list[bytes]] = field(default_factory=dict)
+    backups: UndoStore = field(default_factory=UndoStore)
 
 
 class EnvError(Exception):
@@ -82,25 +86,31 @@ def _read_text(ctx: ToolContext, name: str) -> str:
     return text
 
 
-def _backup(ctx: MLABContext, name: str) -> None:
-    """Remember the current content of ``name`` (if it exists) for Undo Edit Script."""
+def _backup(ctx: MLABContext, name: str) -> str | None:
+    """Remember the current content of ``name`` (if it exists) for Undo Edit Script;
+    None, or a sentence saying Undo will not be available (see :mod:`.undo`)."""
     try:
         res = ctx.fs.resolve(name)
         data, size = ctx.fs.read_bytes(name, ctx.max_write_bytes + 1)
     except FsError:
-        return
+        return None
     if size > ctx.max_write_bytes:
-        return
-    stack = ctx.backups.setdefault(res.virtual, [])
-    stack.append(data)
-    del stack[:-MAX_UNDO_DEPTH]
+        return (
+            f"Undo Edit Script is not available for this edit: the previous content of "
+            f"{name} ({size:,} bytes) is larger than {ctx.max_write_bytes:,} bytes, so no "
+            "backup was kept."
+        )
+    return ctx.backups.push(res.virtual, data)
 
 
-def _write(ctx: MLABContext, name: str, data: bytes) -> None:
+def _write(ctx: MLABContext, name: str, data: bytes) -> str:
+    """Write ``data`` to ``name`` after backing up its content; the note to append to
+    the observation ("" unless the backup could not be kept)."""
     if len(data) > ctx.max_write_bytes:
         raise EnvError(f"the content is {len(data):,} bytes; the limit is {ctx.max_write_bytes:,}")
-    _backup(ctx, name)
+    note = _backup(ctx, name)
     ctx.fs.write_bytes(name, data)
+    return f"\n{note}" if note else ""
 
 
 def _guard(fn):
@@ -166,8 +176,8 @@ def write_file(ctx: ToolContext, file_name: str, content: str) -> ToolResult:
         content: the content to be written to the file
     """
     _inside(file_name)
-    _write(_ctx(ctx), file_name, content.encode("utf-8"))
-    return ToolResult(f"File {file_name} written successfully.")
+    note = _write(_ctx(ctx), file_name, content.encode("utf-8"))
+    return ToolResult(f"File {file_name} written successfully.{note}")
 
 
 @tool
@@ -188,8 +198,8 @@ def append_file(ctx: ToolContext, file_name: str, content: str) -> ToolResult:
         old, size = b"", 0
     if size > ctx.max_write_bytes:
         raise EnvError(f"cannot append file {file_name}: it is too large ({size:,} bytes)")
-    _write(_ctx(ctx), file_name, old + content.encode("utf-8"))
-    return ToolResult(f"File {file_name} appended successfully.")
+    note = _write(_ctx(ctx), file_name, old + content.encode("utf-8"))
+    return ToolResult(f"File {file_name} appended successfully.{note}")
 
 
 @tool
@@ -212,8 +222,8 @@ def copy_file(ctx: ToolContext, source: str, destination: str) -> ToolResult:
         ) from None
     if size > ctx.max_write_bytes:
         raise EnvError(f"File {source} is too large to copy ({size:,} bytes)")
-    _write(_ctx(ctx), destination, data)
-    return ToolResult(f"File {source} copied to {destination}")
+    note = _write(_ctx(ctx), destination, data)
+    return ToolResult(f"File {source} copied to {destination}{note}")
 
 
 @tool
@@ -230,10 +240,9 @@ def undo_edit_script(ctx: ToolContext, script_name: str) -> ToolResult:
         res = ctx.fs.resolve(script_name, must_exist=False)
     except FsError as exc:
         raise EnvError(f"Cannot undo the edit of file name {script_name} ({exc})") from None
-    stack = c.backups.get(res.virtual)
-    if not stack:
+    data = c.backups.pop(res.virtual)
+    if data is None:
         raise EnvError("There is no change to undo.")
-    data = stack.pop()
     ctx.fs.write_bytes(script_name, data)
     text = truncate(decode(data), ctx.max_observation_chars)
     return ToolResult(f"Content of {script_name} after undo the most recent edit:\n{text}")

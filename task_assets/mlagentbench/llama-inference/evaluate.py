@@ -2,27 +2,30 @@
 
 In one fresh evaluation sandbox, ``ROUNDS`` rounds each run the starter's
 ``inference.py`` (the baseline) and the agent's, alternating their order; the folder is
-rewritten before every run and the sandbox removes whatever a run leaves behind. Each
-run is timed from outside (the host measures the command), so nothing the script prints
-is trusted. Both must write ``generations.npy`` (the generated token ids); the agent's
-must agree with the starter's of the same round on at least ``MIN_AGREEMENT`` of the
-tokens (so the work is really done). Score: median seconds of the agent's runs;
-baseline: median of the starter's in the same evaluation.
+rewritten before every run. Each run is timed by the timing guard
+(:mod:`mle_gym.families.mlagentbench.guard`): the clock stops only when the run's whole
+process tree has exited (work moved into a detached process is timed too), the guard
+hashes ``generations.npy`` at that moment and signs its report with a per-run key the
+agent's code never sees; nothing the script prints is trusted. Both must write
+``generations.npy`` (the generated token ids); the agent's must agree with the
+starter's of the same round on at least ``MIN_AGREEMENT`` of the tokens (so the work
+is really done). Score: median seconds of the agent's runs (start until the whole
+process tree exited); baseline: median of the starter's in the same evaluation.
 """
 
 from __future__ import annotations
 
 import io
-import os
-import shutil
 import statistics
-import tempfile
 from pathlib import Path
 
 import numpy as np
 
 from mle_gym.families.mlagentbench.evaluation import EvalJob, Evaluation, EvaluationFailed
-from mle_gym.tools.format import decode
+from mle_gym.families.mlagentbench.guard import TimedRun, TimingFailed, read_checked, timed_run
+from mle_gym.sandbox import hostfs
+
+OUTPUT = "/workspace/generations.npy"
 
 ROUNDS = 3
 MIN_AGREEMENT = 0.98
@@ -30,34 +33,20 @@ MAX_BYTES = 256 * 2**20
 
 
 def _fill(folder: Path, source: Path, owner) -> None:
-    for entry in folder.iterdir():
-        if entry.name == "data":
-            continue
-        if entry.is_dir() and not entry.is_symlink():
-            shutil.rmtree(entry)
-        else:
-            entry.unlink()
-    for item in source.iterdir():
-        if item.is_dir():
-            shutil.copytree(item, folder / item.name, symlinks=True)
-        else:
-            shutil.copyfile(item, folder / item.name, follow_symlinks=False)
+    """Rewrite the run folder from ``source`` (the caller stops the sandbox's processes
+    meanwhile), only through fds (:mod:`mle_gym.sandbox.hostfs`): what a run left —
+    links to host paths included — is removed, never followed; links are not copied."""
+    hostfs.clear_dir(folder, keep={"data"})
+    hostfs.copy_tree(source, folder, exclude_top=("data",), merge=True, links="skip")
     if owner is not None:
-        for dirpath, dirnames, filenames in os.walk(folder):
-            if dirpath == str(folder / "data"):
-                dirnames[:] = []
-                continue
-            for name in dirnames + filenames:
-                os.chown(os.path.join(dirpath, name), *owner, follow_symlinks=False)
+        hostfs.chown_tree(folder, *owner, exclude_top=("data",), include_root=False)
 
 
-def _generations(folder: Path, who: str) -> np.ndarray:
-    try:
-        fd = os.open(folder / "generations.npy", os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError:
-        raise EvaluationFailed(f"the {who} run wrote no generations.npy") from None
-    with os.fdopen(fd, "rb") as handle:
-        data = handle.read(MAX_BYTES + 1)
+def _generations(run: TimedRun, folder: Path, who: str) -> np.ndarray:
+    """generations.npy exactly as the guard hashed it when the run's clock stopped."""
+    data = read_checked(run, folder, OUTPUT, MAX_BYTES)
+    if data is None:
+        raise EvaluationFailed(f"the {who} run wrote no generations.npy")
     try:
         return np.load(io.BytesIO(data), allow_pickle=False)
     except ValueError as exc:
@@ -70,7 +59,7 @@ def evaluate(job: EvalJob) -> Evaluation:
     agent_times: list[float] = []
     base_times: list[float] = []
     agreement: list[float] = []
-    with tempfile.TemporaryDirectory(prefix="mle_gym-llama-") as tmp:
+    with hostfs.temporary_dir("mle_gym-llama-") as tmp:  # any tree a run left: removed
         folder = Path(tmp) / "eval"
         folder.mkdir()
         with job.session(folder) as sandbox:
@@ -79,19 +68,31 @@ def evaluate(job: EvalJob) -> Evaluation:
                 reference = None
                 results = {}
                 for who in order:
-                    _fill(
-                        folder, job.outputs if who == "agent" else job.starter, sandbox.file_owner
-                    )
-                    run = sandbox.exec("python inference.py", job.timeout_s)
+                    with sandbox.frozen():  # no process of a run goes on meanwhile
+                        source = job.outputs if who == "agent" else job.starter
+                        _fill(folder, source, sandbox.file_owner)
+                    try:
+                        run = timed_run(
+                            sandbox,
+                            ["python", "inference.py"],
+                            timeout_s=job.timeout_s,
+                            outputs=[OUTPUT],
+                        )
+                    except TimingFailed as exc:
+                        if who == "baseline":
+                            raise RuntimeError(f"timing the starter failed: {exc}") from exc
+                        raise
                     if not run.ok:
-                        text = decode(run.head + run.tail)[-1500:]
-                        status = run.killed_reason or f"exit code {run.exit_code}"
+                        text = run.output[-1500:]
+                        status = (
+                            "wall-clock timeout" if run.timed_out else f"exit code {run.exit_code}"
+                        )
                         if who == "baseline":
                             raise RuntimeError(
                                 f"the starter inference.py failed ({status}):\n{text}"
                             )
                         raise EvaluationFailed(f"inference.py failed ({status}):\n{text}")
-                    results[who] = (_generations(folder, who), run.duration_s)
+                    results[who] = (_generations(run, folder, who), run.seconds)
                 reference, base_seconds = results["baseline"]
                 produced, agent_seconds = results["agent"]
                 if produced.shape != reference.shape:

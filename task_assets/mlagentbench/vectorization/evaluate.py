@@ -3,13 +3,16 @@
 In one fresh evaluation sandbox, ``ROUNDS`` rounds each time one forward pass of the
 starter code's ``Conv2DLayer`` (the baseline) and one of the agent's, in alternating
 order so that drifting machine load hits both alike. Every pass runs in its own
-process, started and timed from outside by ``harness/parent.py`` on an input derived
-from a one-time nonce (unknown to the agent's code until the clock runs). Before each
-pass the evaluation folder is rewritten from scratch, and the sandbox removes every
-process a pass left behind, so one pass cannot disturb the next.
+process (``harness/child.py``) under the timing guard
+(:mod:`mle_gym.families.mlagentbench.guard`): the clock starts when the guard sends the
+input's nonce (unknown to the agent's code until then) and stops only when the pass's
+whole process tree has exited, so work moved into a detached process is timed too; the
+guard hashes the output at that moment and signs its report with a per-run key the
+agent's code never sees. Before each pass the evaluation folder is rewritten from
+scratch.
 
-Correctness is checked on the host: every output of the agent's code is compared, on
-every element, with the layer's definition computed here (float64,
+Correctness is checked on the host, on the output exactly as hashed at clock stop:
+every element is compared with the layer's definition computed here (float64,
 ``|diff| <= ATOL + RTOL * |reference|``). Score: the median time of the agent's
 passes; baseline: the median time of the starter code's passes in the same run. The
 improvement is estimated from the rounds as pairs: ``1 - median(agent_r / starter_r)``,
@@ -19,29 +22,29 @@ so that load on the machine, which slows both passes of a round alike, cancels o
 from __future__ import annotations
 
 import importlib.util
-import json
-import os
+import io
 import secrets
-import shutil
 import statistics
-import tempfile
 from pathlib import Path
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from mle_gym.families.mlagentbench.evaluation import EvalJob, Evaluation, EvaluationFailed
+from mle_gym.families.mlagentbench.guard import TimedRun, TimingFailed, read_checked, timed_run
+from mle_gym.sandbox import hostfs
 
 HERE = Path(__file__).resolve().parent
 ROUNDS = 11
 ATOL = RTOL = 1e-9
 STRIDE = PADDING = 2
-PASS_TIMEOUT_S = 420.0
+PASS_TIMEOUT_S = 300.0
+READY_TIMEOUT_S = 120.0
 MAX_OUTPUT_BYTES = 64 * 2**20
 
 
 def _harness():
-    path = HERE / "harness" / "parent.py"
+    path = HERE / "harness" / "child.py"
     spec = importlib.util.spec_from_file_location("mlab_vectorization_harness", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -57,53 +60,57 @@ def reference_forward(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray
     return out * (out > 0)
 
 
-def _chown_tree(root: Path, owner: tuple[int, int] | None) -> None:
-    if owner is None:
-        return
-    for dirpath, dirnames, filenames in os.walk(root):
-        os.chown(dirpath, *owner)
-        for name in dirnames + filenames:
-            os.chown(os.path.join(dirpath, name), *owner, follow_symlinks=False)
-
-
 def _fill(folder: Path, agent_files: Path, starter: Path, nonce: str, owner) -> None:
-    """Rewrite the evaluation folder from scratch for one pass."""
-    for entry in folder.iterdir():
-        if entry.is_dir() and not entry.is_symlink():
-            shutil.rmtree(entry)
-        else:
-            entry.unlink()
-    shutil.copytree(agent_files, folder / "agent", symlinks=True)
-    (folder / "reference").mkdir()
-    shutil.copyfile(starter / "train.py", folder / "reference" / "train.py")
-    shutil.copytree(HERE / "harness", folder / "_mlab")
-    (folder / "_mlab" / "nonce").write_text(nonce)
-    _chown_tree(folder, owner)
+    """Rewrite the evaluation folder from scratch for one pass (the caller stops the
+    sandbox's processes meanwhile). Only through fds, never following a link
+    (:mod:`mle_gym.sandbox.hostfs`): whatever a pass left in the folder — links to host
+    paths included — is removed, never followed."""
+    hostfs.clear_dir(folder, keep={"data"})
+    hostfs.copy_tree(agent_files, folder / "agent", links="skip")
+    reference = (starter / "train.py").read_bytes()
+    hostfs.write_file(folder, "reference/train.py", reference, make_parents=True)
+    hostfs.copy_tree(HERE / "harness", folder / "_mlab")
+    hostfs.write_file(folder, "_mlab/nonce", nonce.encode())
+    if owner is not None:
+        hostfs.chown_tree(folder, *owner, exclude_top=("data",))
 
 
-def _parse(output: str, nonce: str) -> dict:
-    for line in output.splitlines():
-        if line.startswith(f"RESULT {nonce} "):
-            try:
-                record = json.loads(line.split(" ", 2)[2])
-            except ValueError:
-                break
-            if isinstance(record, dict):
-                return record
-    return {"ok": False, "error": "the harness reported no result", "stderr": output[-2000:]}
+def _timed_pass(sandbox, folder: Path, module: str, nonce: str) -> tuple[TimedRun, str]:
+    """One guarded forward pass of ``/workspace/<module>/train.py``: (report, output path)."""
+    out = f"/workspace/_mlab/out-{nonce}.npy"
+    run = timed_run(
+        sandbox,
+        [
+            "python",
+            "-I",
+            "/workspace/_mlab/child.py",
+            f"/workspace/{module}/train.py",
+            "{protocol_fd}",
+        ],
+        timeout_s=PASS_TIMEOUT_S,
+        outputs=[out],
+        cwd=f"/workspace/{module}",
+        go=f"go {nonce} {out}\n",
+        ready_timeout_s=READY_TIMEOUT_S,
+    )
+    return run, out
 
 
-def _load_output(path: Path) -> np.ndarray:
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError as exc:
-        raise EvaluationFailed(f"the forward pass left no output ({exc.strerror})") from None
-    with os.fdopen(fd, "rb") as handle:
-        data = handle.read(MAX_OUTPUT_BYTES + 1)
-    if len(data) > MAX_OUTPUT_BYTES:
-        raise EvaluationFailed("the forward pass output is far too large")
-    import io
+def _failure(run: TimedRun) -> str | None:
+    """Why a pass failed, or None."""
+    if not run.ready:
+        return "the module could not be imported (or never got ready)"
+    if run.timed_out:
+        return f"the forward pass did not finish within {PASS_TIMEOUT_S:g} s"
+    if run.exit_code != 0 or "done" not in run.protocol:
+        return f"the forward pass failed (exit code {run.exit_code})"
+    return None
 
+
+def _load_output(run: TimedRun, folder: Path, out: str) -> np.ndarray:
+    data = read_checked(run, folder, out, MAX_OUTPUT_BYTES)
+    if data is None:
+        raise EvaluationFailed("the forward pass left no output")
     try:
         return np.load(io.BytesIO(data), allow_pickle=False)
     except ValueError as exc:
@@ -117,7 +124,7 @@ def evaluate(job: EvalJob) -> Evaluation:
     agent_times: list[float] = []
     base_times: list[float] = []
     worst = 0.0
-    with tempfile.TemporaryDirectory(prefix="mle_gym-vec-") as tmp:
+    with hostfs.temporary_dir("mle_gym-vec-") as tmp:  # any tree a pass left: removed
         folder = Path(tmp) / "eval"
         folder.mkdir()
         with job.session(folder) as sandbox:
@@ -126,38 +133,43 @@ def evaluate(job: EvalJob) -> Evaluation:
                 order = ("baseline", "agent") if round_no % 2 == 0 else ("agent", "baseline")
                 for who in order:
                     nonce = secrets.token_hex(16)
-                    _fill(folder, job.outputs, job.starter, nonce, owner)
+                    with sandbox.frozen():  # no process of a pass runs meanwhile
+                        _fill(folder, job.outputs, job.starter, nonce, owner)
                     module = "agent" if who == "agent" else "reference"
-                    result = sandbox.exec(
-                        f"python -I /workspace/_mlab/parent.py /workspace/{module}/train.py",
-                        PASS_TIMEOUT_S,
-                    )
-                    text = (result.head + result.tail).decode("utf-8", "replace")
-                    record = _parse(text, nonce)
                     if who == "baseline":
-                        if not record.get("ok"):
-                            raise RuntimeError(f"the reference convolution failed: {record}")
-                        base_times.append(float(record["seconds"]))
+                        try:
+                            run, out = _timed_pass(sandbox, folder, module, nonce)
+                        except TimingFailed as exc:
+                            raise RuntimeError(f"timing the reference failed: {exc}") from exc
+                        if _failure(run):
+                            raise RuntimeError(
+                                f"the reference convolution failed: {_failure(run)}\n"
+                                + run.output[-1500:]
+                            )
+                        base_times.append(run.seconds)
                         continue
-                    if not record.get("ok"):
+                    run, out = _timed_pass(sandbox, folder, module, nonce)
+                    if _failure(run):
                         raise EvaluationFailed(
-                            f"Conv2DLayer of train.py failed: {record.get('error')}\n"
-                            + str(record.get("stderr", ""))[-1500:]
+                            f"Conv2DLayer of train.py failed: {_failure(run)}\n"
+                            + run.output[-1500:]
                         )
-                    out = _load_output(folder / "_mlab" / f"out-{nonce}.npy")
+                    produced = _load_output(run, folder, out)
                     ref = reference_forward(**harness.make_inputs(nonce))
-                    if out.shape != ref.shape:
+                    if produced.shape != ref.shape:
                         raise EvaluationFailed(
-                            f"forward returned shape {out.shape}; the correct shape is {ref.shape}"
+                            f"forward returned shape {produced.shape}; the correct shape is "
+                            f"{ref.shape}"
                         )
-                    error = np.abs(out - ref)
-                    if not np.all(np.isfinite(out)) or np.any(error > ATOL + RTOL * np.abs(ref)):
+                    error = np.abs(produced - ref)
+                    bad = np.any(error > ATOL + RTOL * np.abs(ref))
+                    if not np.all(np.isfinite(produced)) or bad:
                         raise EvaluationFailed(
                             f"forward computes a different result (largest difference "
                             f"{float(np.nanmax(error)):.3g}; allowed {ATOL:g} + {RTOL:g}*|value|)"
                         )
                     worst = max(worst, float(error.max()))
-                    agent_times.append(float(record["seconds"]))
+                    agent_times.append(run.seconds)
     score = statistics.median(agent_times)
     baseline = statistics.median(base_times)
     ratios = [a / b for a, b in zip(agent_times, base_times, strict=True)]

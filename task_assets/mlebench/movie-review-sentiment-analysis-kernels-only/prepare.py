@@ -28,6 +28,7 @@ import random
 import zipfile
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from mle_gym.data.splits import train_test_split_like_sklearn
@@ -97,6 +98,42 @@ def prepare(raw_dir: Path, public_dir: Path, private_dir: Path) -> None:
 # repeated, and rows continue until the real row count is reached.
 
 N_ROWS = 156060
+
+
+class _Pcg64Random(random.Random):
+    """:class:`random.Random`'s methods drawing from numpy's PCG64, not the Mersenne Twister.
+
+    The Twister's state follows linearly from its outputs, and the public phrases
+    expose many of them while the hidden labels come from the same stream. PCG64
+    (what the other replica generators use) is not linear: recovering its state
+    takes a research-scale computation even from raw 64-bit outputs, and a phrase
+    reveals only a few bits of each draw.
+    """
+
+    _BLOCK = 4096  # 64-bit words drawn from PCG64 at a time
+
+    def seed(self, a: int | None = None, version: int = 2) -> None:
+        self._bits = np.random.PCG64(a)
+        self._words: list[int] = []
+        self.gauss_next = None
+
+    def _word(self) -> int:
+        if not self._words:
+            self._words = self._bits.random_raw(self._BLOCK).tolist()[::-1]
+        return self._words.pop()
+
+    def random(self) -> float:
+        return (self._word() >> 11) * (1.0 / 9007199254740992.0)  # 53 bits in [0, 1)
+
+    def getrandbits(self, k: int) -> int:
+        if k < 0:
+            raise ValueError("number of bits must be non-negative")
+        n = max(1, (k + 63) // 64)
+        value = 0
+        for _ in range(n):
+            value = (value << 64) | self._word()
+        return value >> (64 * n - k)
+
 
 _POSITIVE_STRONG = (
     "dazzling superb masterful exhilarating luminous wonderful brilliant stunning glorious "
@@ -386,7 +423,7 @@ def _preorder(node: _Node) -> list[_Node]:
 
 def _replica_table(seed: int) -> pd.DataFrame:
     """The full labelled replica: ``N_ROWS`` phrases in Kaggle's train.tsv columns."""
-    rng = random.Random(seed)
+    rng = _Pcg64Random(seed)
     grammar = _Grammar(rng, _Lexicon(rng))
     seen: set[str] = set()
     sentence_ids: list[int] = []

@@ -1,0 +1,94 @@
+"""Host-side views of sandbox processes through ``/proc`` (root host, same pid namespace).
+
+Used by the sweeps that run from the host, out of the agent's reach: a process is
+named by its host pid *and* its start time (:class:`ProcKey`), so a pid recycled by
+an agent process is never mistaken for the helper it replaced.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ProcInfo:
+    """What the sweeps need to know about one host process."""
+
+    pid: int
+    uid: int
+    start: int  # start time in clock ticks since boot (field 22 of /proc/<pid>/stat)
+    state: str  # "R", "S", "Z", ...
+
+
+def info(pid: int) -> ProcInfo | None:
+    """The process ``pid`` as seen now, or None if it is gone.
+
+    ``uid`` is the real uid from ``/proc/<pid>/status``, not the owner of ``/proc/<pid>``:
+    a process that makes itself non-dumpable (``PR_SET_DUMPABLE``) has its /proc entry
+    owned by root, and must not pass for a root helper.
+    """
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            stat = f.read()
+        with open(f"/proc/{pid}/status", "rb") as f:
+            status = f.read()
+    except OSError:
+        return None
+    fields = stat[stat.rfind(b")") + 2 :].split()
+    at = status.find(b"\nUid:")
+    try:
+        uid = int(status[at + 5 : status.index(b"\n", at + 1)].split()[0])
+        return ProcInfo(pid=pid, uid=uid, start=int(fields[19]), state=fields[0].decode())
+    except (IndexError, ValueError):
+        return None
+
+
+def children(pid: int) -> list[int]:
+    """Direct children of ``pid`` (its main thread's; empty if gone or unsupported)."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children", "rb") as f:
+            return [int(p) for p in f.read().split()]
+    except (OSError, ValueError):
+        return []
+
+
+def innermost_pid(pid: int) -> int | None:
+    """The pid of ``pid`` in its own (innermost) pid namespace, from ``NSpid``."""
+    try:
+        with open(f"/proc/{pid}/status", "rb") as f:
+            for line in f:
+                if line.startswith(b"NSpid:"):
+                    return int(line.split()[-1])
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def alive(pid: int) -> bool:
+    """True if ``pid`` exists and is not a zombie."""
+    p = info(pid)
+    return p is not None and p.state not in ("Z", "X")
+
+
+def kill_all(pids: Iterable[int]) -> None:
+    """SIGKILL each pid (ignore those already gone)."""
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGKILL)
+
+
+def wait_gone(pids: Iterable[int], timeout_s: float) -> list[int]:
+    """Wait until every pid has exited (zombies count as exited); return those left."""
+    left = [p for p in pids if alive(p)]
+    deadline = time.monotonic() + timeout_s
+    pause = 0.0005
+    while left and time.monotonic() < deadline:
+        time.sleep(pause)
+        pause = min(pause * 2, 0.02)
+        left = [p for p in left if alive(p)]
+    return left

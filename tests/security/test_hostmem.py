@@ -1,0 +1,21 @@
+"""Host memory: the attacks of every family's ``security/hostmem_<part>.py``."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+
+from security.cases_hostmem import _PARTS
+from security.suite import category_test
+
+pytestmark = pytest.mark.slow
+
+for _name in _PARTS:
+    try:
+        importlib.import_module(f"security.{_name}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"security.{_name}":
+            raise
+
+test_attack = category_test("hostmem")
