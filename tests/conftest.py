@@ -83,8 +83,23 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize("backend", backends, indirect=True)
 
 
+def _listed_slow() -> frozenset[str]:
+    """Node ids listed in tests/slow_tests.txt (measured slow in a full run)."""
+    listing = Path(__file__).with_name("slow_tests.txt")
+    if not listing.is_file():
+        return frozenset()
+    lines = (line.strip() for line in listing.read_text().splitlines())
+    return frozenset(line for line in lines if line and not line.startswith("#"))
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Deselect (never skip) tests of a backend the run did not request."""
+    """Mark the tests of tests/slow_tests.txt ``slow`` (before ``-m`` selects), and
+    deselect (never skip) tests of a backend the run did not request."""
+    slow = _listed_slow()
+    for item in items:
+        if item.nodeid in slow:
+            item.add_marker(pytest.mark.slow)
     requested = set(_requested_backends())
     keep, drop = [], []
     for item in items:

@@ -420,7 +420,12 @@ class Tracer:
             if event in (EVENT_FORK, EVENT_VFORK, EVENT_CLONE):
                 child = _event_msg(pid)
                 self.parent[child] = pid
-                self.current.pop(child, None)  # a new process (its pid may be reused)
+                # The child may have reported (even exec'd) before this event of its
+                # parent: its record stays current. A pid is reused only after its last
+                # process was reaped here, which ended that record, so nothing is stale.
+                seq = self.current.get(child)
+                if seq is not None and not self.records[seq]["ppid"]:
+                    self.records[seq]["ppid"] = pid
                 self.alive.add(child)
             elif event == EVENT_EXEC:
                 self._record_exec(pid)
