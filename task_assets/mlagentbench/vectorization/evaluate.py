@@ -60,17 +60,17 @@ def reference_forward(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray
     return out * (out > 0)
 
 
-def _fill(folder: Path, agent_files: Path, starter: Path, nonce: str, owner) -> None:
+def _fill(folder: Path, agent_files: Path, starter: Path, owner) -> None:
     """Rewrite the evaluation folder from scratch for one pass (the caller stops the
     sandbox's processes meanwhile). Only through fds, never following a link
     (:mod:`mle_gym.sandbox.hostfs`): whatever a pass left in the folder — links to host
-    paths included — is removed, never followed."""
+    paths included — is removed, never followed. The pass's nonce is not written here:
+    the agent's module gets it only with ``go``, when the clock starts."""
     hostfs.clear_dir(folder, keep={"data"})
     hostfs.copy_tree(agent_files, folder / "agent", links="skip")
     reference = (starter / "train.py").read_bytes()
     hostfs.write_file(folder, "reference/train.py", reference, make_parents=True)
     hostfs.copy_tree(HERE / "harness", folder / "_mlab")
-    hostfs.write_file(folder, "_mlab/nonce", nonce.encode())
     if owner is not None:
         hostfs.chown_tree(folder, *owner, exclude_top=("data",))
 
@@ -134,7 +134,7 @@ def evaluate(job: EvalJob) -> Evaluation:
                 for who in order:
                     nonce = secrets.token_hex(16)
                     with sandbox.frozen():  # no process of a pass runs meanwhile
-                        _fill(folder, job.outputs, job.starter, nonce, owner)
+                        _fill(folder, job.outputs, job.starter, owner)
                     module = "agent" if who == "agent" else "reference"
                     if who == "baseline":
                         try:
