@@ -606,6 +606,23 @@ CASES: tuple[Case, ...] = (
 EXTRA_CATEGORIES = ("race", "sweep", "reward", "hang", "channel", "kept", "hostmem", "terminal")
 
 
+def gather_parts(parts: tuple[str, ...]) -> tuple[Case, ...]:
+    """The cases of a category split in parts: ``CASES`` of each ``security/<part>_cases.py``
+    (a part whose module does not exist contributes none)."""
+    import importlib
+
+    out: list[Case] = []
+    for name in parts:
+        try:
+            module = importlib.import_module(f"security.{name}_cases")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"security.{name}_cases":
+                raise
+            continue
+        out.extend(module.CASES)
+    return tuple(out)
+
+
 def _load_extra() -> tuple[Case, ...]:
     import importlib
 
