@@ -29,7 +29,7 @@ def _search(ctx: Ctx) -> str:
         f"grep -rlF --exclude-dir=lib -- '{row}' \"$d\" 2>/dev/null;; esac; done > rows.txt; "
         'echo "private answer files found: $(grep -c /private/ named.txt)"; '
         'echo "answer rows found: $(wc -l < rows.txt)"; cat named.txt',
-        timeout=30,
+        timeout=300,
     )
     # The only file named like the answers is the public test set (features, no labels).
     named = [line for line in body(obs).splitlines()[2:] if line]
