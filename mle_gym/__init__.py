@@ -7,11 +7,19 @@ torch, ray or scikit-learn.
 
 from __future__ import annotations
 
-from mle_gym.pool import EnvPool, PoolBusy, StepResult
+from typing import Any
+
+from mle_gym._deprecation import renamed_attribute
+from mle_gym.pool import EpisodePool, PoolBusy, StepResult
 from mle_gym.registration import register_all
 
 __version__ = "0.1.0"
 
 register_all()
 
-__all__ = ["EnvPool", "PoolBusy", "StepResult", "__version__", "register_all"]
+__all__ = ["EpisodePool", "PoolBusy", "StepResult", "__version__", "register_all"]
+
+
+def __getattr__(name: str) -> Any:
+    """``EnvPool``: the deprecated former name of :class:`EpisodePool`."""
+    return renamed_attribute(__name__, name, {"EnvPool": "EpisodePool"}, globals())

@@ -27,10 +27,8 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import json
 import logging
 import os
-import re
 import tempfile
 import time
 import uuid
@@ -43,11 +41,17 @@ import gymnasium as gym
 from gymnasium.error import ResetNeeded
 
 from mle_gym import paths
+from mle_gym.episode_dirs import (
+    KEEP_MARKER,
+    keep_copy,
+    remove_orphan_workspaces,
+    remove_quietly,
+)
 from mle_gym.families import Episode, GradeLike, make_family
 from mle_gym.families.workdir import WorkdirFS, WorkdirSandbox
 from mle_gym.sandbox import Sandbox, SandboxLimits, check_kind, default_kind, make_sandbox, quota
 from mle_gym.sandbox.base import WORKSPACE
-from mle_gym.sandbox.hostfs import copy_tree, make_inert, remove_tree
+from mle_gym.sandbox.hostfs import make_inert
 from mle_gym.sandbox.kernel import PythonKernel
 from mle_gym.spaces import FreeText
 from mle_gym.tasks import Limits, TaskSpec, get_task
@@ -58,12 +62,11 @@ from mle_gym.tools.parsing import ActionError, ToolCall
 from mle_gym.tools.spec import ToolArgError, ToolResult
 from mle_gym.trajectory import TrajectoryWriter, json_safe
 from mle_gym.transcript import Transcript
+from mle_gym.turn_messages import end_line, turn_heading, turn_messages
 
 log = logging.getLogger(__name__)
 
-KEEP_MARKER = ".keep"
 _STATUS_CHARS = 4000  # room for a tool's status line over max_observation_chars
-_ORPHAN = re.compile(r"\.pid(\d+)\.")
 _LIVE_ENVS: weakref.WeakSet[MLEEnv] = weakref.WeakSet()
 
 
@@ -75,44 +78,6 @@ def _close_live_envs() -> None:
         if getattr(env, "_owner_pid", None) == os.getpid():
             with contextlib.suppress(Exception):
                 env.close()
-
-
-def _remove_orphan_workspaces(root: Path) -> None:
-    """Delete episode folders left by host processes that died without close()."""
-    for entry in root.iterdir():
-        m = _ORPHAN.search(entry.name)
-        if not m or not entry.is_dir() or (entry / KEEP_MARKER).exists():
-            continue
-        pid = int(m.group(1))
-        if pid == os.getpid():
-            continue
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            quota.unmount_stale(entry)
-            _remove_quietly(entry)
-        except PermissionError:
-            continue
-
-
-def _remove_quietly(folder: Path) -> None:
-    """Delete an episode folder however deep the agent nested its workspace (no link
-    followed, no recursion limit: :func:`hostfs.remove_tree`); failures are logged."""
-    try:
-        remove_tree(folder.parent, folder.name)
-    except OSError as exc:
-        log.warning("could not remove %s: %s", folder, exc)
-
-
-def _keep_copy(workspace: Path, saved: Path, owner: tuple[int, int] | None) -> None:
-    """Copy a finished episode's workspace to ``saved``: contents, not privileges (new
-    folders, regular files and links only, permission bits ``& 0o777``, owned by the
-    sandbox uid; FIFOs, sockets and devices left out; no link followed)."""
-    report = copy_tree(
-        workspace, saved, links="copy", owner=owner, max_entries=None, on_limit="skip"
-    )
-    if report.skipped:
-        log.info("kept workspace: not copied: %s", report.skipped[:20])
 
 
 class MLEEnv(gym.Env[str, Any]):
@@ -295,7 +260,7 @@ class MLEEnv(gym.Env[str, Any]):
         root = self.workspace_root or paths.workspaces_root()
         root.mkdir(parents=True, exist_ok=True)
         self.episode_id = uuid.uuid4().hex[:12]
-        _remove_orphan_workspaces(root)
+        remove_orphan_workspaces(root)
         self._episode_dir = Path(
             tempfile.mkdtemp(prefix=f"{self.task.id}.pid{os.getpid()}.", dir=root)
         )
@@ -400,27 +365,7 @@ class MLEEnv(gym.Env[str, Any]):
         started = time.monotonic()
         self._steps += 1
         self._ctx.exec_timeout_s = max(1.0, min(self.limits.exec_timeout_s, self._time_left()))
-        call: ToolCall | None = None
-        try:
-            call = self._toolset.parse(action)
-            spec = self._toolset.lookup(call.name)
-            if spec is None:
-                raise ActionError(
-                    f"unknown tool {call.name[:100]!r}; available tools: {', '.join(self._tools)}"
-                )
-            if spec.name != call.name:  # the toolset matched a variant spelling
-                call = ToolCall(spec.name, call.args, call.call_id)
-            args = spec.check_args(call.args)
-            result = spec.fn(self._ctx, **args)
-        except (ActionError, ToolArgError, FsError) as exc:
-            result = ToolResult(self._toolset.error_text(exc), ok=False)
-        except Exception as exc:  # a bug in a tool must not kill the episode
-            log.exception("tool failure")
-            result = ToolResult(
-                f"error: internal failure in the tool ({type(exc).__name__}: {exc})",
-                ok=False,
-                meta={"internal_error": True},
-            )
+        call, result = self._run_tool(self._ctx, action)
 
         # Recorded (info, messages, transcript, trajectory): JSON-safe copies of the
         # agent's raw input, which may hold anything (see json_safe).
@@ -428,13 +373,7 @@ class MLEEnv(gym.Env[str, Any]):
         if call is not None:
             call = ToolCall(json_safe(call.name), json_safe(call.args), json_safe(call.call_id))
         terminated = bool(result.terminal)
-        truncated = False
-        reason = None
-        if not terminated:
-            if self._steps >= self._max_steps:
-                truncated, reason = True, f"step budget of {self._max_steps} steps used up"
-            elif self._time_left() <= 0:
-                truncated, reason = True, f"time budget of {self.limits.time_budget_s:g} s used up"
+        truncated, reason = (False, None) if terminated else self._truncation()
 
         reward = 0.0
         grade: GradeLike | None = None
@@ -459,7 +398,9 @@ class MLEEnv(gym.Env[str, Any]):
             ok=result.ok,
             step=self._steps,
             step_elapsed_s=round(time.monotonic() - started, 6),
-            messages=self._messages(call, action, text),
+            messages=turn_messages(
+                call, action, text, step=self._steps, text_result=self._toolset.text_result
+            ),
             episode_id=self.episode_id,
         )
         if not result.ok:
@@ -471,10 +412,61 @@ class MLEEnv(gym.Env[str, Any]):
         if grade is not None:
             info["grade"] = grade_dict
             info["reward_mode"] = self._mode
+        self._record_step(call, action, text, result, reward, (terminated, truncated, reason), info)
+        return text, reward, terminated, truncated, info
+
+    def _run_tool(self, ctx: ToolContext, action: Any) -> tuple[ToolCall | None, ToolResult]:
+        """Parse ``action`` and run its tool: (the call as read, None if unreadable; the
+        result). Never raises on agent input: a bad call, and a bug in a tool, come back
+        as an error result."""
+        call: ToolCall | None = None
+        try:
+            call = self._toolset.parse(action)
+            spec = self._toolset.lookup(call.name)
+            if spec is None:
+                raise ActionError(
+                    f"unknown tool {call.name[:100]!r}; available tools: {', '.join(self._tools)}"
+                )
+            if spec.name != call.name:  # the toolset matched a variant spelling
+                call = ToolCall(spec.name, call.args, call.call_id)
+            args = spec.check_args(call.args)
+            result = spec.fn(ctx, **args)
+        except (ActionError, ToolArgError, FsError) as exc:
+            result = ToolResult(self._toolset.error_text(exc), ok=False)
+        except Exception as exc:  # a bug in a tool must not kill the episode
+            log.exception("tool failure")
+            result = ToolResult(
+                f"error: internal failure in the tool ({type(exc).__name__}: {exc})",
+                ok=False,
+                meta={"internal_error": True},
+            )
+        return call, result
+
+    def _truncation(self) -> tuple[bool, str | None]:
+        """(True, why) if a budget ran out with this step, else (False, None)."""
+        if self._steps >= self._max_steps:
+            return True, f"step budget of {self._max_steps} steps used up"
+        if self._time_left() <= 0:
+            return True, f"time budget of {self.limits.time_budget_s:g} s used up"
+        return False, None
+
+    def _record_step(
+        self,
+        call: ToolCall | None,
+        action: Any,
+        text: str,
+        result: ToolResult,
+        reward: float,
+        ending: tuple[bool, bool, str | None],
+        info: dict[str, Any],
+    ) -> None:
+        """Add the step to the transcript and the trajectory (when kept); ``ending`` is
+        (terminated, truncated, truncation reason)."""
+        terminated, truncated, reason = ending
         if self._transcript is not None:
-            parts: list[tuple[str, str | None]] = [(self._render_turn(call, action), text)]
+            parts: list[tuple[str, str | None]] = [(turn_heading(self._steps, call, action), text)]
             if self._done:
-                parts.append((self._end_line(reward, info.get("grade"), reason), None))
+                parts.append((end_line(reward, info.get("grade"), reason), None))
             self._transcript.add(*parts)
         if self._trajectory is not None:
             self._trajectory.write(
@@ -498,7 +490,6 @@ class MLEEnv(gym.Env[str, Any]):
                     "time": time.time(),
                 }
             )
-        return text, reward, terminated, truncated, info
 
     def render(self) -> str | None:
         """With render_mode="ansi": the transcript of the current episode so far (see
@@ -556,84 +547,6 @@ class MLEEnv(gym.Env[str, Any]):
             "time_left_s": round(max(0.0, self._time_left()), 3),
         }
 
-    def _messages(self, call: ToolCall | None, action: Any, text: str) -> list[dict[str, Any]]:
-        """The turn as OpenAI chat messages, keeping what the policy produced verbatim.
-
-        Raw text stays the assistant message's content (its ``<tool_call>`` block
-        included) and its result comes back as a ``user`` message holding a
-        ``<tool_response>`` block; an assistant message with ``tool_calls`` is kept as
-        given and a bare tool call becomes one — their result is a ``tool`` message
-        answering the call. When no call could be read, the error is a ``user`` message.
-        """
-        if isinstance(action, bytes):
-            action = action.decode("utf-8", errors="replace")
-        is_message = isinstance(action, dict) and (
-            action.get("role") == "assistant" or "tool_calls" in action
-        )
-        if call is None:
-            if is_message:
-                assistant_msg = json.loads(
-                    json.dumps({**action, "role": "assistant"}, default=repr)
-                )
-                assistant_msg.setdefault("content", None)
-            else:
-                content = action if isinstance(action, str) else json.dumps(action, default=repr)
-                assistant_msg = {"role": "assistant", "content": content}
-            return [assistant_msg, {"role": "user", "content": text}]
-        call_id = call.call_id or f"call_{self._steps}"
-        if isinstance(action, str) or (is_message and not action.get("tool_calls")):
-            # A text tool call (Hermes style): the result goes back the same way, as a user
-            # turn with a <tool_response> block — what chat templates render for such models,
-            # and a message sequence every Chat Completions server accepts.
-            if isinstance(action, str):
-                text_msg: dict[str, Any] = {"role": "assistant", "content": action}
-            else:
-                text_msg = json.loads(json.dumps({**action, "role": "assistant"}, default=repr))
-            return [
-                text_msg,
-                {"role": "user", "content": self._toolset.text_result(text)},
-            ]
-        if is_message:
-            assistant = json.loads(json.dumps({**action, "role": "assistant"}, default=repr))
-            assistant.setdefault("content", None)
-        else:
-            assistant = {
-                "role": "assistant",
-                "content": None,
-                "tool_calls": [
-                    {
-                        "id": call_id,
-                        "type": "function",
-                        "function": {
-                            "name": call.name,
-                            "arguments": json.dumps(call.args, ensure_ascii=False, default=repr),
-                        },
-                    }
-                ],
-            }
-        return [
-            assistant,
-            {"role": "tool", "tool_call_id": call_id, "name": call.name, "content": text},
-        ]
-
-    def _render_turn(self, call: ToolCall | None, action: Any) -> str:
-        """The transcript heading of a step (one line; the transcript escapes it)."""
-        if call is None:
-            return f"--- step {self._steps}: (unparseable action) {str(action)[:200]!r}"
-        args = json.dumps(call.args, ensure_ascii=False, default=repr)
-        return f"--- step {self._steps}: {call.name[:100]} {args[:400]}"
-
-    @staticmethod
-    def _end_line(reward: float, g: dict[str, Any] | None, reason: str | None) -> str:
-        """The transcript's own end-of-episode line (numbers only: nothing the agent wrote)."""
-        how = f"truncated ({reason})" if reason else "terminated"
-        if g is None:
-            return f"=== episode over: {how} · not graded · reward {reward:g} ==="
-        return (
-            f"=== episode over: {how} · reward {reward:.6g} · score {g.get('score')!r} "
-            f"· valid {bool(g.get('valid'))} ==="
-        )
-
     def _teardown(self) -> None:
         if self._trajectory is not None:
             self._trajectory.close()
@@ -651,7 +564,7 @@ class MLEEnv(gym.Env[str, Any]):
                 workspace = self._volume.mountpoint
                 saved = workspace.with_name("workspace.saved")
                 if self.keep_workspace:  # the files live on the volume: copy them off first
-                    _keep_copy(workspace, saved, owner)
+                    keep_copy(workspace, saved, owner)
                 self._volume.unmount()
                 self._volume = None
                 if self.keep_workspace:
@@ -664,7 +577,7 @@ class MLEEnv(gym.Env[str, Any]):
             if self.keep_workspace:
                 (self._episode_dir / KEEP_MARKER).touch()
             else:
-                _remove_quietly(self._episode_dir)
+                remove_quietly(self._episode_dir)
             self._episode_dir = None
         self._ctx = None
         self._episode = None

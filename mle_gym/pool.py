@@ -1,6 +1,6 @@
-"""EnvPool: a batch of episodes for LLM rollouts, where episodes end at different times.
+"""EpisodePool: a batch of episodes for LLM rollouts, where episodes end at different times.
 
-    pool = EnvPool(["MLEBench/spaceship-titanic-v0"] * 8, max_live=4, data="replica")
+    pool = EpisodePool(["MLEBench/spaceship-titanic-v0"] * 8, max_live=4, data="replica")
     first = pool.reset([0, 1, 2, 3], seeds=[0, 1, 2, 3])        # {index: (obs, info)}
     out = pool.step({0: action_0, 2: action_2})                # step any subset
     out[2].reward, out[2].terminated                           # StepResult per index
@@ -20,18 +20,45 @@ Contract:
   same slot are serialised. Stepping a slot without a running episode, or an
   unknown index, raises ``ValueError`` before anything is stepped.
 * ``areset``/``astep`` are the same operations for asyncio trainers.
+
+``EnvPool``, this class's former name, still works for one release with a
+:class:`DeprecationWarning` (it read as the unrelated ``envpool`` library).
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import gymnasium as gym
+
+from mle_gym._deprecation import renamed_attribute
+
+P = ParamSpec("P")
+R = TypeVar("R")
+S = TypeVar("S")
+
+
+def _awaitable(
+    method: Callable[Concatenate[S, P], R],
+) -> Callable[Concatenate[S, P], Awaitable[R]]:
+    """The asyncio variant ``a<name>`` of a blocking method: the same call and signature,
+    run in the event loop's default executor, so the loop keeps running while it waits."""
+
+    @functools.wraps(method)
+    async def run(self: S, *args: P.args, **kwargs: P.kwargs) -> R:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(None, functools.partial(method, self, *args, **kwargs))
+
+    run.__name__ = f"a{method.__name__}"
+    run.__qualname__ = f"{method.__qualname__.rpartition('.')[0]}.{run.__name__}"
+    run.__doc__ = f":meth:`{method.__name__}` for asyncio code (never blocks the event loop)."
+    return run
 
 
 class PoolBusy(TimeoutError):
@@ -53,7 +80,7 @@ class StepResult:
         return self.terminated or self.truncated
 
 
-class EnvPool:
+class EpisodePool:
     """See module docstring.
 
     Args:
@@ -74,7 +101,7 @@ class EnvPool:
         **kwargs: Any,
     ) -> None:
         if not env_ids:
-            raise ValueError("EnvPool needs at least one env id")
+            raise ValueError("EpisodePool needs at least one env id")
         self.env_ids = list(env_ids)
         n = len(self.env_ids)
         if make_kwargs is None or isinstance(make_kwargs, Mapping):
@@ -158,24 +185,8 @@ class EnvPool:
 
     # -- asyncio API ------------------------------------------------------------------------
 
-    async def areset(
-        self,
-        indices: Sequence[int] | None = None,
-        *,
-        seeds: Sequence[int | None] | None = None,
-        options: Sequence[dict[str, Any] | None] | dict[str, Any] | None = None,
-        timeout: float | None = None,
-    ) -> dict[int, tuple[str, dict[str, Any]]]:
-        """:meth:`reset` for asyncio code (runs in the pool's threads, never blocks the loop)."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
-            None, lambda: self.reset(indices, seeds=seeds, options=options, timeout=timeout)
-        )
-
-    async def astep(self, actions: Mapping[int, Any]) -> dict[int, StepResult]:
-        """:meth:`step` for asyncio code."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(None, lambda: self.step(dict(actions)))
+    areset = _awaitable(reset)
+    astep = _awaitable(step)
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -198,7 +209,7 @@ class EnvPool:
                     env.close()
         self._executor.shutdown(wait=True)
 
-    def __enter__(self) -> EnvPool:
+    def __enter__(self) -> EpisodePool:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -255,3 +266,8 @@ class EnvPool:
             if env is not None:
                 env.unwrapped.release()  # type: ignore[attr-defined]
             self._places.release()
+
+
+def __getattr__(name: str) -> Any:
+    """``EnvPool``: the deprecated former name of :class:`EpisodePool`."""
+    return renamed_attribute(__name__, name, {"EnvPool": "EpisodePool"}, globals())

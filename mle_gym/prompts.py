@@ -6,6 +6,7 @@ import json
 from typing import TYPE_CHECKING
 
 from mle_gym.tasks import Limits, TaskSpec
+from mle_gym.textfmt import budget_line
 from mle_gym.tools.spec import ToolSpec
 
 if TYPE_CHECKING:
@@ -40,14 +41,6 @@ def system_prompt(tools: list[ToolSpec]) -> str:
     return "\n".join(lines)
 
 
-def _duration(seconds: float) -> str:
-    if seconds >= 3600:
-        return f"{seconds / 3600:g} h"
-    if seconds >= 60:
-        return f"{seconds / 60:g} min"
-    return f"{seconds:g} s"
-
-
 def task_observation(
     task: TaskSpec, listing: str, tools: list[ToolSpec], max_steps: int, limits: Limits
 ) -> str:
@@ -62,8 +55,7 @@ def task_observation(
             "## Your episode",
             f"- Write your predictions to /workspace/{sub.file} "
             f"(columns: {', '.join([sub.id_column, *sub.target_columns])}), then call submit.",
-            f"- Budget: {max_steps} steps and {_duration(limits.time_budget_s)} of wall-clock "
-            f"time; each command may run for at most {_duration(limits.exec_timeout_s)}.",
+            budget_line(max_steps, limits.time_budget_s, limits.exec_timeout_s),
             f"- Sandbox limits: {limits.memory_mb:,} MB of memory, {limits.cpus:g} CPU core(s), "
             f"{limits.pids} processes, {limits.disk_mb:,} MB of workspace disk, no network.",
             "",

@@ -1,6 +1,7 @@
 """Task definitions: a task is a folder, ``task_assets/<benchmark>/<task_id>/``.
 
-The folder holds ``task.yaml`` (parsed into :class:`TaskSpec`),
+The folder holds ``task.yaml`` (checked by the models of :mod:`mle_gym.task_schema`,
+published as ``docs/task.schema.json``, and parsed into :class:`TaskSpec`),
 ``description.md`` (the task as the agent reads it), ``prepare.py`` (turns raw
 data into public/private folders, and/or generates an offline replica),
 optionally ``grade.py`` (a task-specific grader), ``solution.py`` (the
@@ -16,16 +17,18 @@ from __future__ import annotations
 import functools
 import importlib.util
 import logging
-import math
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
 from mle_gym import paths
+
+if TYPE_CHECKING:
+    from mle_gym.task_schema import FamilyTaskFile, MLEBenchTaskFile
 
 log = logging.getLogger(__name__)
 
@@ -185,60 +188,13 @@ def _load_module(path: Path, qualname: str) -> ModuleType | None:
     return module
 
 
-def _require(raw: dict[str, Any], key: str, where: Path) -> Any:
-    if key not in raw or raw[key] is None:
-        raise TaskError(f"{where}: missing required field '{key}'")
-    return raw[key]
-
-
-def _parse_leaderboard(raw: dict[str, Any] | None, where: Path) -> Leaderboard | None:
-    if not raw:
-        return None
-    quantiles = tuple(float(x) for x in raw.get("score_at_rank_fraction") or ())
-    if quantiles and len(quantiles) != 101:
-        raise TaskError(f"{where}: score_at_rank_fraction needs 101 values, got {len(quantiles)}")
-    sample = raw.get("sample_submission_score")
-    try:
-        return Leaderboard(
-            teams=int(_require(raw, "teams", where)),
-            gold=float(_require(raw, "gold", where)),
-            silver=float(_require(raw, "silver", where)),
-            bronze=float(_require(raw, "bronze", where)),
-            median=float(_require(raw, "median", where)),
-            sample_submission_score=None if sample is None else float(sample),
-            score_at_rank_fraction=quantiles,
-        )
-    except (TypeError, ValueError) as exc:
-        raise TaskError(f"{where}: bad leaderboard figure: {exc}") from exc
-
-
-def _parse_limits(raw: dict[str, Any] | None, where: Path) -> Limits:
-    raw = raw or {}
-    known = set(Limits.__dataclass_fields__)
-    unknown = set(raw) - known
-    if unknown:
-        raise TaskError(f"{where}: unknown limits {sorted(unknown)}; known: {sorted(known)}")
-    defaults = Limits()
-    values: dict[str, Any] = {}
-    for name in known:
-        value = raw.get(name, getattr(defaults, name))
-        kind = type(getattr(defaults, name))
-        try:
-            values[name] = kind(value)
-        except (TypeError, ValueError) as exc:
-            raise TaskError(f"{where}: limits.{name} must be a {kind.__name__}") from exc
-        if not math.isfinite(values[name]) or values[name] <= 0:
-            raise TaskError(f"{where}: limits.{name} must be positive, got {value!r}")
-    return Limits(**values)
-
-
 # libyaml's safe loader when PyYAML was built with it (every task.yaml is parsed at
 # import to register the env ids: ~10x faster than the pure-Python loader).
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-def load_task(folder: Path) -> TaskSpec:
-    """Parse ``folder/task.yaml``; raise :class:`TaskError` with the field at fault."""
+def read_task_yaml(folder: Path) -> dict[str, Any]:
+    """``folder/task.yaml`` as a mapping; raise :class:`TaskError` if it is not one."""
     where = folder / "task.yaml"
     try:
         raw = yaml.load(where.read_text(encoding="utf-8"), Loader=_YAML_LOADER)
@@ -248,58 +204,86 @@ def load_task(folder: Path) -> TaskSpec:
         raise TaskError(f"{where}: not valid YAML: {exc}") from exc
     if not isinstance(raw, dict):
         raise TaskError(f"{where}: expected a mapping at top level")
+    return raw
+
+
+def load_task(folder: Path) -> TaskSpec:
+    """Parse ``folder/task.yaml``; raise :class:`TaskError` with the field at fault.
+
+    The file is checked against :class:`mle_gym.task_schema.MLEBenchTaskFile` (MLE-bench
+    tasks) or :class:`~mle_gym.task_schema.FamilyTaskFile` plus the family's own
+    ``check_task`` (other families); ``docs/task.schema.json`` publishes the schema.
+    """
+    where = folder / "task.yaml"
+    raw = read_task_yaml(folder)
     if not (folder / "description.md").is_file():
         raise TaskError(f"{folder}: no description.md")
     family = _family_name(raw, where)
-    if family != "mlebench":
-        return _load_family_task(folder, raw, where, family)
-    sub = _require(raw, "submission", where)
-    files = _require(raw, "files", where)
-    targets = sub.get("target_columns") or []
-    if isinstance(targets, str):
-        targets = [targets]
-    spec = TaskSpec(
-        id=str(_require(raw, "id", where)),
-        benchmark=str(_require(raw, "benchmark", where)),
-        title=str(raw.get("title") or raw["id"]),
-        version=int(raw.get("version", 0)),
-        folder=folder,
-        metric=str(_require(raw, "metric", where)),
-        lower_is_better=bool(raw.get("lower_is_better", False)),
-        submission=SubmissionSpec(
-            file=str(sub.get("file", "submission.csv")),
-            id_column=str(_require(sub, "id_column", where)),
-            target_columns=tuple(str(t) for t in targets),
-            target_kind=str(sub.get("target_kind", "numeric")),
-            allow_empty=bool(sub.get("allow_empty", False)),
-            max_mb=int(sub.get("max_mb", 200)),
-        ),
-        answers_file=str(_require(files, "answers", where)),
-        sample_submission_file=str(_require(files, "sample_submission", where)),
-        split=raw.get("split"),
-        leaderboard=_parse_leaderboard(raw.get("leaderboard"), where),
-        data=dict(raw.get("data") or {}),
-        limits=_parse_limits(raw.get("limits"), where),
-        leakage=(str(raw["leakage"]).strip() or None) if raw.get("leakage") else None,
-        grader=str(
-            raw.get("grader") or ("module" if (folder / "grade.py").is_file() else "generic")
-        ),
-        raw=raw,
+    spec = (
+        _load_mlebench_task(folder, raw, where)
+        if family == "mlebench"
+        else _load_family_task(folder, raw, where, family)
     )
-    if not spec.submission.target_columns:
-        raise TaskError(f"{where}: submission.target_columns is empty")
-    if spec.submission.target_kind not in TARGET_KINDS:
-        raise TaskError(
-            f"{where}: submission.target_kind must be one of {TARGET_KINDS}, "
-            f"got {spec.submission.target_kind!r}"
-        )
-    if spec.grader not in GRADER_KINDS:
-        raise TaskError(f"{where}: grader must be one of {GRADER_KINDS}, got {spec.grader!r}")
     if folder.name != spec.id:
         raise TaskError(f"{where}: id '{spec.id}' differs from folder name '{folder.name}'")
-    if not spec.sources:
-        raise TaskError(f"{where}: data lists no source (kaggle, bundled or replica)")
+    if family != "mlebench":
+        from mle_gym.families import family_class
+
+        family_class(family).check_task(spec)  # raises TaskError naming the field at fault
     return spec
+
+
+def _limits(model: MLEBenchTaskFile | FamilyTaskFile) -> Limits:
+    return Limits(**model.limits.model_dump())
+
+
+def _submission(model: MLEBenchTaskFile | FamilyTaskFile) -> SubmissionSpec:
+    sub = model.submission
+    return SubmissionSpec(
+        file=sub.file,
+        id_column=sub.id_column,
+        target_columns=tuple(sub.target_columns),
+        target_kind=sub.target_kind,
+        allow_empty=sub.allow_empty,
+        max_mb=sub.max_mb,
+    )
+
+
+def _load_mlebench_task(folder: Path, raw: dict[str, Any], where: Path) -> TaskSpec:
+    from mle_gym.task_schema import MLEBenchTaskFile, validate_task_file
+
+    model = validate_task_file(MLEBenchTaskFile, raw, where)
+    board = model.leaderboard
+    grader = model.grader or ("module" if (folder / "grade.py").is_file() else "generic")
+    return TaskSpec(
+        id=model.id,
+        benchmark=model.benchmark,
+        title=model.title or model.id,
+        version=model.version,
+        folder=folder,
+        metric=model.metric,
+        lower_is_better=model.lower_is_better,
+        submission=_submission(model),
+        answers_file=model.files.answers,
+        sample_submission_file=model.files.sample_submission,
+        split=model.split,
+        leaderboard=None
+        if board is None
+        else Leaderboard(
+            teams=board.teams,
+            gold=board.gold,
+            silver=board.silver,
+            bronze=board.bronze,
+            median=board.median,
+            sample_submission_score=board.sample_submission_score,
+            score_at_rank_fraction=tuple(board.score_at_rank_fraction),
+        ),
+        data=dict(raw.get("data") or {}),
+        limits=_limits(model),
+        leakage=model.leakage,
+        grader=grader,
+        raw=raw,
+    )
 
 
 def _family_name(raw: dict[str, Any], where: Path) -> str:
@@ -315,44 +299,27 @@ def _family_name(raw: dict[str, Any], where: Path) -> str:
 def _load_family_task(folder: Path, raw: dict[str, Any], where: Path, family: str) -> TaskSpec:
     """A task of a non-MLE-bench family: the common fields here; the family reads the rest
     of ``raw`` (``TaskSpec.raw``) itself and checks it with ``check_task``."""
-    sub = raw.get("submission") or {}
-    if not isinstance(sub, dict):
-        raise TaskError(f"{where}: submission must be a mapping")
-    targets = sub.get("target_columns") or []
-    if isinstance(targets, str):
-        targets = [targets]
-    files = raw.get("files") or {}
-    spec = TaskSpec(
-        id=str(_require(raw, "id", where)),
-        benchmark=str(_require(raw, "benchmark", where)),
-        title=str(raw.get("title") or raw["id"]),
-        version=int(raw.get("version", 0)),
+    from mle_gym.task_schema import FamilyTaskFile, validate_task_file
+
+    model = validate_task_file(FamilyTaskFile, raw, where)
+    return TaskSpec(
+        id=model.id,
+        benchmark=model.benchmark,
+        title=model.title or model.id,
+        version=model.version,
         folder=folder,
-        metric=str(_require(raw, "metric", where)),
-        lower_is_better=bool(raw.get("lower_is_better", False)),
-        submission=SubmissionSpec(
-            file=str(sub.get("file", "submission.csv")),
-            id_column=str(sub.get("id_column", "")),
-            target_columns=tuple(str(t) for t in targets),
-            target_kind=str(sub.get("target_kind", "numeric")),
-            allow_empty=bool(sub.get("allow_empty", False)),
-            max_mb=int(sub.get("max_mb", 200)),
-        ),
-        answers_file=str(files.get("answers", "")),
-        sample_submission_file=str(files.get("sample_submission", "")),
-        split=raw.get("split"),
-        data=dict(raw.get("data") or {}),
-        limits=_parse_limits(raw.get("limits"), where),
-        grader=str(raw.get("grader") or "module"),
+        metric=model.metric,
+        lower_is_better=model.lower_is_better,
+        submission=_submission(model),
+        answers_file=model.files.answers,
+        sample_submission_file=model.files.sample_submission,
+        split=model.split,
+        data=dict(model.data),
+        limits=_limits(model),
+        grader=model.grader or "module",
         family=family,
         raw=raw,
     )
-    if folder.name != spec.id:
-        raise TaskError(f"{where}: id '{spec.id}' differs from folder name '{folder.name}'")
-    from mle_gym.families import family_class
-
-    family_class(family).check_task(spec)  # raises TaskError naming the field at fault
-    return spec
 
 
 @functools.lru_cache(maxsize=1)

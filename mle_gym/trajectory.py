@@ -28,7 +28,7 @@ def _safe_repr(value: Any) -> str:
         return f"<{type(value).__name__}>"
 
 
-def json_safe(value: Any, *, max_depth: int = MAX_DEPTH) -> Any:
+def json_safe(value: Any, *, max_depth: int = MAX_DEPTH, keep_nonfinite: bool = False) -> Any:
     """A copy of ``value`` that ``json.dumps(..., ensure_ascii=False, allow_nan=False)``
     always writes, as valid UTF-8, whatever ``value`` is (e.g. an agent's raw action).
 
@@ -38,6 +38,9 @@ def json_safe(value: Any, *, max_depth: int = MAX_DEPTH) -> Any:
     print become a short description. Tuples become lists, bytes are decoded as UTF-8
     (invalid bytes replaced), other dict keys become text, other objects their repr, and
     containers nested deeper than ``max_depth`` are cut with a marker. Never raises.
+
+    ``keep_nonfinite=True`` keeps NaN and infinities as floats, for a writer that maps
+    them itself (:func:`mle_gym.evaluation.layout.write_json_atomic` writes ``null``).
     """
     if isinstance(value, str):
         try:
@@ -52,7 +55,7 @@ def json_safe(value: Any, *, max_depth: int = MAX_DEPTH) -> Any:
             return f"<an integer of {value.bit_length():,} bits>"
         return int(value)
     if isinstance(value, float):
-        return float(value) if math.isfinite(value) else repr(float(value))
+        return float(value) if keep_nonfinite or math.isfinite(value) else repr(float(value))
     if isinstance(value, bytes | bytearray):
         return bytes(value).decode("utf-8", errors="replace")
     if isinstance(value, dict | list | tuple):
@@ -62,9 +65,11 @@ def json_safe(value: Any, *, max_depth: int = MAX_DEPTH) -> Any:
             out: dict[str, Any] = {}
             for k, v in value.items():
                 key = k if isinstance(k, str) else _safe_repr(k)
-                out[json_safe(key)] = json_safe(v, max_depth=max_depth - 1)
+                out[json_safe(key)] = json_safe(
+                    v, max_depth=max_depth - 1, keep_nonfinite=keep_nonfinite
+                )
             return out
-        return [json_safe(v, max_depth=max_depth - 1) for v in value]
+        return [json_safe(v, max_depth=max_depth - 1, keep_nonfinite=keep_nonfinite) for v in value]
     return json_safe(_safe_repr(value))
 
 

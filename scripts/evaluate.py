@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 
-from mle_gym.evaluation.cli import script_main
+from mle_gym.cli.eval_cmd import script_main
 
 if __name__ == "__main__":  # required: local workers are started with "spawn"
     sys.exit(script_main(sys.argv[1:]))

@@ -62,12 +62,11 @@ def _fmt(value: object) -> str:
 
 
 def _limits_section() -> list[str]:
-    from mle_gym import runner, transcript
+    from mle_gym import episode_runner, transcript
     from mle_gym.env import MLEEnv
     from mle_gym.evaluation import episode
     from mle_gym.families.mlagentbench import undo
-    from mle_gym.grading import csvread
-    from mle_gym.grading import report as grade_report
+    from mle_gym.grading import csvread, grade_report
     from mle_gym.sandbox import kernel, repl_server
     from mle_gym.sandbox.base import SandboxLimits
     from mle_gym.tasks import Limits, SubmissionSpec, get_task
@@ -159,7 +158,7 @@ def _limits_section() -> list[str]:
         ),
         (
             "tool errors kept in `run_episode`'s result / `episode.json`",
-            f"{runner.MAX_ERRORS} / {episode.MAX_TOOL_ERRORS}",
+            f"{episode_runner.MAX_ERRORS} / {episode.MAX_TOOL_ERRORS}",
             "only counted",
         ),
         (

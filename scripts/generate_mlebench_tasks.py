@@ -1,15 +1,20 @@
-"""Write or refresh the task.yaml of every MLE-bench competition from the reference figures.
+"""Write the generated parts of the MLE-bench tasks from each task folder's reference.json.
 
-    python scripts/generate_mlebench_tasks.py [--reference scripts/mlebench_reference] [--check]
+    python scripts/generate_mlebench_tasks.py [--check]
 
-For each of the 82 competitions in ``mlebench_competitions.csv`` this writes
-``task_assets/mlebench/<id>/task.yaml``: the generated sections (id, benchmark,
-title, split, metric, direction, leaderboard figures incl. the 101 quantiles)
-come from the reference CSV/JSON; the hand-written text of an existing file
-(from its first hand section — submission, files, data, leakage, grader, limits — to
-the end) is kept verbatim, comments included. A new
-file gets placeholders (``null``) in the hand-written sections, which make the
-task invalid until someone fills them in and writes description.md.
+Every competition folder ``task_assets/mlebench/<id>/`` holds a ``reference.json``: its
+figures from MLE-bench's public leaderboard (name, split, metric, direction, number of teams,
+medal thresholds, median, sample-submission score and the 101 leaderboard quantiles), the
+one place they are written. From them this script writes
+
+* the generated sections of ``<id>/task.yaml`` (id, benchmark, title, split, metric,
+  direction, leaderboard figures incl. the quantiles); the hand-written text of an existing
+  file (from its first hand section — submission, files, data, leakage, grader, limits — to
+  the end) is kept verbatim, comments included. A new file gets placeholders (``null``) in
+  the hand-written sections, which make the task invalid until someone fills them in and
+  writes description.md;
+* the reference table over all folders, ``scripts/mlebench_reference/`` (the CSV with one
+  row per competition and the quantiles JSON), a generated view for people and tests.
 
 ``--check`` writes nothing and exits 1 if any file would change.
 """
@@ -18,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import io
 import json
 import re
 import sys
@@ -28,16 +34,26 @@ import yaml
 
 REPO = Path(__file__).resolve().parents[1]
 TASKS = REPO / "task_assets" / "mlebench"
+TABLE = REPO / "scripts" / "mlebench_reference"
+REFERENCE_FILE = "reference.json"
+CSV_NAME = "mlebench_competitions.csv"
+QUANTILES_NAME = "mlebench_leaderboard_quantiles.json"
+# The table's columns; every one but the first is a key of reference.json.
+COLUMNS = (
+    "competition_id", "name", "split", "metric", "lower_is_better",
+    "teams", "gold", "silver", "bronze", "median", "sample_submission_score",
+)  # fmt: skip
+QUANTILES_KEY = "score_at_rank_fraction"
 HAND_SECTIONS = ("submission", "files", "data", "leakage", "grader", "limits")
 HEADER = (
     "# MLE-bench competition as an mle_gym task. The sections id..leaderboard are\n"
-    "# generated from scripts/mlebench_reference by scripts/generate_mlebench_tasks.py; the\n"
-    "# others (submission, files, data, leakage, grader, limits) are written by hand and\n"
-    "# kept when the file is regenerated.\n"
+    "# generated from this folder's reference.json by scripts/generate_mlebench_tasks.py;\n"
+    "# the others (submission, files, data, leakage, grader, limits) are written by hand\n"
+    "# and kept when the file is regenerated.\n"
 )
 
 
-# Where the reference CSV is wrong or blank, and MLE-bench's own grader says otherwise.
+# Where the reference figures are wrong or blank, and MLE-bench's own grader says otherwise.
 CORRECTIONS: dict[str, dict[str, Any]] = {
     "ventilator-pressure-prediction": {
         "lower_is_better": True,
@@ -145,26 +161,85 @@ def render(row: dict[str, str], quantiles: dict[str, Any] | None, existing: str 
     return HEADER + note + body + hand
 
 
+def _cell(value: Any) -> str:
+    """A reference.json value as the table's CSV cell (blank for null)."""
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return repr(value)
+    return str(value)
+
+
+def read_reference(folder: Path) -> tuple[dict[str, str], dict[str, Any] | None]:
+    """A folder's reference.json as (table row, quantiles entry or None).
+
+    The row holds the CSV cells as text (``lower_is_better`` is ``True``/``False`` or
+    blank); the quantiles entry is what the quantiles JSON holds for the competition.
+    Raises ValueError when a key is missing or unknown.
+    """
+    path = folder / REFERENCE_FILE
+    ref = json.loads(path.read_text(encoding="utf-8"))
+    expected = {*COLUMNS[1:], QUANTILES_KEY}
+    if not isinstance(ref, dict) or set(ref) != expected:
+        keys = sorted(ref) if isinstance(ref, dict) else type(ref).__name__
+        raise ValueError(f"{path}: keys must be {sorted(expected)}, not {keys}")
+    row = {"competition_id": folder.name} | {k: _cell(ref[k]) for k in COLUMNS[1:]}
+    if ref[QUANTILES_KEY] is None:
+        return row, None
+    quantiles = {
+        "teams": ref["teams"],
+        "lower_is_better": ref["lower_is_better"],
+        QUANTILES_KEY: ref[QUANTILES_KEY],
+    }
+    return row, quantiles
+
+
+def reference_folders(tasks: Path = TASKS) -> list[Path]:
+    """The competition folders that carry a reference.json, by id."""
+    return sorted((p.parent for p in tasks.glob(f"*/{REFERENCE_FILE}")), key=lambda p: p.name)
+
+
+def table_texts(tasks: Path = TASKS) -> dict[str, str]:
+    """The reference table generated from the folders: file name -> text."""
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=COLUMNS)
+    writer.writeheader()
+    quantiles: dict[str, Any] = {}
+    for folder in reference_folders(tasks):
+        row, entry = read_reference(folder)
+        writer.writerow(row)
+        if entry is not None:
+            quantiles[folder.name] = entry
+    return {CSV_NAME: out.getvalue(), QUANTILES_NAME: json.dumps(quantiles, indent=0)}
+
+
+def _sync(path: Path, text: str, check: bool) -> bool:
+    """Whether ``path`` differs from ``text``; writes it unless ``check``."""
+    if path.is_file() and path.read_bytes() == text.encode("utf-8"):
+        return False
+    if not check:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(text.encode("utf-8"))
+    return True
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--reference", type=Path, default=REPO / "scripts" / "mlebench_reference")
     parser.add_argument("--check", action="store_true", help="only report files that would change")
     args = parser.parse_args()
-    rows = list(csv.DictReader((args.reference / "mlebench_competitions.csv").open()))
-    quantiles = json.loads((args.reference / "mlebench_leaderboard_quantiles.json").read_text())
+    folders = reference_folders()
     changed = []
-    for row in rows:
-        folder = TASKS / row["competition_id"]
+    for folder in folders:
+        row, quantiles = read_reference(folder)
         path = folder / "task.yaml"
         existing = path.read_text() if path.is_file() else None
-        text = render(row, quantiles.get(row["competition_id"]), existing)
-        if not path.is_file() or path.read_text() != text:
-            changed.append(row["competition_id"])
-            if not args.check:
-                folder.mkdir(parents=True, exist_ok=True)
-                path.write_text(text)
+        if _sync(path, render(row, quantiles, existing), args.check):
+            changed.append(str(path.relative_to(REPO)))
+    for name, text in table_texts().items():
+        if _sync(TABLE / name, text, args.check):
+            changed.append(str((TABLE / name).relative_to(REPO)))
     verb = "would change" if args.check else "written"
-    print(f"{len(rows)} competitions; {len(changed)} task.yaml {verb}")
+    print(f"{len(folders)} competitions; {len(changed)} file(s) {verb}")
     for name in changed:
         print(f"  {name}")
     return 1 if args.check and changed else 0

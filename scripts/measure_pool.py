@@ -1,4 +1,4 @@
-"""Cost of the EnvPool batch API over stepping one env directly (medians, one run).
+"""Cost of the EpisodePool batch API over stepping one env directly (medians, one run).
 
     python scripts/measure_pool.py [--repeats 200] [--slots 8]
 
@@ -21,7 +21,7 @@ from collections.abc import Callable
 import gymnasium as gym
 
 import mle_gym  # noqa: F401
-from mle_gym import EnvPool
+from mle_gym import EpisodePool
 
 ENV_ID = "MLEBench/spaceship-titanic-v0"
 LIST = {"tool": "list_files", "args": {}}
@@ -51,10 +51,10 @@ def main(argv: list[str] | None = None) -> int:
     for label, action in (("list_files", LIST), ("execute `true`", TRUE)):
         reps = n if action is LIST else max(20, n // 5)
         bare = median_ms(lambda a=action: env.step(a), reps)
-        with EnvPool([ENV_ID], **budget) as one:
+        with EpisodePool([ENV_ID], **budget) as one:
             one.reset()
             single = median_ms(lambda a=action, p=one: p.step({0: a}), reps)
-        with EnvPool([ENV_ID] * k, **budget) as many:
+        with EpisodePool([ENV_ID] * k, **budget) as many:
             many.reset()
             batch = median_ms(lambda a=action, p=many: p.step({i: a for i in range(k)}), reps)
         rows += [

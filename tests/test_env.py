@@ -16,7 +16,7 @@ from gymnasium.utils.env_checker import check_env
 
 import mle_gym
 from mle_gym.agents import make_agent
-from mle_gym.runner import run_episode
+from mle_gym.episode_runner import run_episode
 from mle_gym.trajectory import read_trajectory
 
 ENV_ID = "MLEBench/spaceship-titanic-v0"

@@ -22,11 +22,11 @@ from typing import Any
 import pytest
 
 from mle_gym.evaluation import layout
-from mle_gym.evaluation import report as report_mod
+from mle_gym.evaluation import run_report as report_mod
 from mle_gym.evaluation.agent_spec import parse_agent_args
 from mle_gym.evaluation.config import RunConfig, merge_for_resume, save_config
 from mle_gym.evaluation.errors import EvalConfigError
-from mle_gym.evaluation.report import TaskInfo, beats_baseline, build_report, strip_timing
+from mle_gym.evaluation.run_report import TaskInfo, beats_baseline, build_report, strip_timing
 from mle_gym.evaluation.snapshot import snapshot_workspace
 
 pytestmark = [pytest.mark.slow]

@@ -5,7 +5,8 @@ The endpoint (a ThreadingHTTPServer in a thread) replays a scripted policy for
 spaceship-titanic on its offline replica and can be told to fail the next
 requests in given ways (429 with Retry-After, 5xx, 4xx, malformed bodies, no
 answer in time). It records every request body, so the tests check what the
-agent actually sent: the conversation, the tool schemas, the trimming.
+agent actually sent: the conversation, the tool schemas, the trimming. Retries
+are the openai SDK's (backoff from 0.5 s), counted by the agent's http client.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import subprocess
 import sys
 import threading
 import time
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -29,8 +31,9 @@ import pytest
 import mle_gym  # noqa: F401 - registers the envs
 from mle_gym.agents import Agent, make_agent
 from mle_gym.agents.base import AgentConfigError, AgentError, AgentUsage
-from mle_gym.agents.llm import LLMAgent, _retry_after
-from mle_gym.runner import EpisodeResult, run_episode
+from mle_gym.agents.llm import LLMAgent
+from mle_gym.agents.llm_http import retry_after
+from mle_gym.episode_runner import EpisodeResult, run_episode
 
 ENV_ID = "MLEBench/spaceship-titanic-v0"
 Call = tuple[str, dict[str, Any]]
@@ -95,6 +98,10 @@ class _Handler(BaseHTTPRequestHandler):
         error = {"error": {"message": f"injected {fault}", "type": "test", "code": fault}}
         if fault == "429":
             self._send(429, error, {"Retry-After": "1"})
+        elif fault == "429_long":
+            self._send(429, error, {"Retry-After": "30"})
+        elif fault == "insufficient_quota":
+            self._send(429, error)
         elif fault in ("400", "500", "503"):
             self._send(int(fault), error)
         elif fault == "garbage":
@@ -193,7 +200,6 @@ def _agent(url: str, **kwargs: Any) -> LLMAgent:
         "model": "fake-model",
         "base_url": url,
         "api_key": "test-key",
-        "backoff_base_s": 0.01,
         "max_retries": 3,
         "timeout": 5.0,
         **kwargs,
@@ -229,6 +235,7 @@ def _check_valid_episode(result: EpisodeResult) -> None:
 # -- a whole episode through run_episode ------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_llm_agent_completes_an_episode_and_records_usage(
     server: tuple[str, ServerState], env: gym.Env
 ) -> None:
@@ -283,6 +290,7 @@ def test_llm_agent_completes_an_episode_and_records_usage(
 # -- retries -------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_rate_limit_waits_for_retry_after_then_succeeds(
     server: tuple[str, ServerState], env: gym.Env
 ) -> None:
@@ -298,6 +306,7 @@ def test_rate_limit_waits_for_retry_after_then_succeeds(
     assert state.requests[1]["messages"] == state.requests[2]["messages"]  # same request again
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fault", ["500", "503", "garbage", "no_choices", "no_message", "hang"])
 def test_server_errors_and_malformed_responses_are_retried(
     server: tuple[str, ServerState], env: gym.Env, fault: str
@@ -309,12 +318,15 @@ def test_server_errors_and_malformed_responses_are_retried(
     _check_valid_episode(result)
     usage = agent.usage
     assert (usage.requests, usage.retries, usage.errors) == (5, 1, 1)
-    assert 0 < usage.backoff_seconds < 0.05  # exponential backoff from 0.01 s, with jitter
+    # the SDK's exponential backoff (0.5 s minus up to 25 % jitter for a first retry)
+    assert state.times[1] - state.times[0] >= 0.3
+    assert 0.3 <= usage.backoff_seconds < 8
     assert state.requests[0]["messages"] == state.requests[1]["messages"]
     if fault == "hang":
         assert usage.model_seconds >= 0.5
 
 
+@pytest.mark.slow
 def test_permanently_failing_server_raises_after_max_retries(
     server: tuple[str, ServerState], env: gym.Env
 ) -> None:
@@ -336,6 +348,7 @@ def test_other_client_errors_are_not_retried(server: tuple[str, ServerState], en
     assert len(state.requests) == 1 and agent.usage.retries == 0
 
 
+@pytest.mark.slow
 def test_unreachable_server_is_a_retried_connection_error() -> None:
     import socket
 
@@ -343,19 +356,62 @@ def test_unreachable_server_is_a_retried_connection_error() -> None:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     agent = _agent(f"http://127.0.0.1:{port}/v1", max_retries=1)
-    agent.reset({"messages": [{"role": "user", "content": "hi"}], "tools": []})
-    with pytest.raises(AgentError, match="connection error"):
-        agent.act("hi", {})
+    with pytest.raises(AgentError, match=r"failed 2 time\(s\).*connection error"):
+        _one_request(agent)
     assert (agent.usage.requests, agent.usage.retries, agent.usage.errors) == (2, 1, 2)
 
 
+def _one_request(agent: LLMAgent) -> None:
+    agent.reset({"messages": [{"role": "user", "content": "hi"}], "tools": []})
+    agent.act("hi", {})
+
+
+@pytest.mark.parametrize("fault", ["429_long", "insufficient_quota"])
+def test_rate_limits_that_retrying_cannot_fix_fail_at_once(
+    server: tuple[str, ServerState], fault: str
+) -> None:
+    url, state = server
+    state.faults = [fault]
+    agent = _agent(url, retry_after_max_s=5)
+    message = "asks to wait 30 s, more than retry_after_max_s=5" if fault == "429_long" else ""
+    with pytest.raises(AgentError, match=message or "not retryable: HTTP 429.*insufficient_quota"):
+        _one_request(agent)
+    assert len(state.requests) == 1
+    assert (agent.usage.requests, agent.usage.retries, agent.usage.errors) == (1, 0, 1)
+
+
+@pytest.mark.slow
+def test_a_given_openai_client_gets_the_agents_retries_and_accounting(
+    server: tuple[str, ServerState],
+) -> None:
+    from openai import OpenAI
+
+    url, state = server
+    state.faults = ["503", "503"]
+    client = OpenAI(base_url=url, api_key="test-key", max_retries=0)
+    agent = _agent(url, client=client, max_retries=2)
+    _one_request(agent)
+    assert len(state.requests) == 3
+    assert (agent.usage.requests, agent.usage.retries, agent.usage.errors) == (3, 2, 2)
+    assert agent.usage.prompt_tokens > 0 and agent.usage.backoff_seconds > 0
+
+
+def test_backoff_settings_are_deprecated_and_ignored(server: tuple[str, ServerState]) -> None:
+    url, _ = server
+    with pytest.warns(DeprecationWarning, match="backoff_base_s and backoff_max_s are ignored"):
+        _agent(url, backoff_base_s=0.01)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        _agent(url)  # no warning without them
+
+
 def test_retry_after_header_forms() -> None:
-    assert _retry_after({"retry-after": "2"}) == 2.0
-    assert _retry_after({"retry-after-ms": "150", "retry-after": "9"}) == 0.15
+    assert retry_after({"retry-after": "2"}) == 2.0
+    assert retry_after({"retry-after-ms": "150", "retry-after": "9"}) == 0.15
     soon = time.strftime("%a, %d %b %Y %H:%M:%S GMT", time.gmtime(time.time() + 30))
-    assert 25 < (_retry_after({"retry-after": soon}) or 0) <= 30
-    assert _retry_after({"retry-after": "whenever"}) is None
-    assert _retry_after({}) is None
+    assert 25 < (retry_after({"retry-after": soon}) or 0) <= 30
+    assert retry_after({"retry-after": "whenever"}) is None
+    assert retry_after({}) is None
 
 
 # -- context management --------------------------------------------------------------------
@@ -365,6 +421,7 @@ def _print_chars(n: int) -> dict[str, Any]:
     return {"command": f"python -c \"print('x' * {n})\""}
 
 
+@pytest.mark.slow
 def test_context_budget_shortens_old_tool_outputs_first(
     server: tuple[str, ServerState], env: gym.Env
 ) -> None:
@@ -392,6 +449,7 @@ def test_context_budget_shortens_old_tool_outputs_first(
     assert agent.usage.extra["turns_dropped"] == 0
 
 
+@pytest.mark.slow
 def test_context_budget_drops_oldest_turns_keeping_system_task_and_pairs(
     server: tuple[str, ServerState], env: gym.Env
 ) -> None:
@@ -480,9 +538,10 @@ def test_llm_configuration_from_environment(monkeypatch: pytest.MonkeyPatch) -> 
         make_agent("llm", max_retries=1, trim_to=0)
 
 
+@pytest.mark.slow
 def test_importing_mle_gym_does_not_import_openai() -> None:
     code = (
-        "import sys, mle_gym, mle_gym.agents, mle_gym.runner\n"
+        "import sys, mle_gym, mle_gym.agents, mle_gym.episode_runner\n"
         "from mle_gym.agents import make_agent\n"
         "make_agent('scripted'); make_agent('random', seed=1)\n"
         "assert 'openai' not in sys.modules, 'openai imported'\n"

@@ -1,4 +1,4 @@
-"""RL integration: vector envs, the EnvPool batch API, the chat wrapper with a real
+"""RL integration: vector envs, the EpisodePool batch API, the chat wrapper with a real
 OpenAI-compatible HTTP endpoint on 127.0.0.1, and trajectory datasets."""
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ import pytest
 from gymnasium.vector import AsyncVectorEnv, SyncVectorEnv
 
 import mle_gym
-from mle_gym import EnvPool, PoolBusy
+from mle_gym import EpisodePool, PoolBusy
 from mle_gym.agents import make_agent
+from mle_gym.episode_runner import run_episode
 from mle_gym.export import export_chat_jsonl
-from mle_gym.runner import run_episode
 from mle_gym.wrappers import ChatWrapper
 
 ENV_ID = "MLEBench/spaceship-titanic-v0"
@@ -75,7 +75,7 @@ def test_vector_envs_run_scripted_episodes_with_per_env_rewards(vector_cls: type
 
 
 def test_pool_steps_subsets_and_episodes_end_at_different_times() -> None:
-    with EnvPool([ENV_ID] * 3, data="replica", reward_mode="raw") as pool:
+    with EpisodePool([ENV_ID] * 3, data="replica", reward_mode="raw") as pool:
         first = pool.reset(seeds=[0, 1, 2])
         assert sorted(first) == [0, 1, 2] and all("Spaceship" in o for o, _ in first.values())
         out = pool.step({0: CP_SAMPLE, 2: {"tool": "list_files", "args": {}}})
@@ -93,7 +93,7 @@ def test_pool_steps_subsets_and_episodes_end_at_different_times() -> None:
 
 
 def test_pool_bounds_live_sandboxes() -> None:
-    with EnvPool([ENV_ID] * 3, max_live=2, data="replica") as pool:
+    with EpisodePool([ENV_ID] * 3, max_live=2, data="replica") as pool:
         pool.reset([0, 1])
         assert pool.live == 2
         with pytest.raises(PoolBusy):
@@ -118,7 +118,7 @@ def test_pool_bounds_live_sandboxes() -> None:
 
 def test_pool_mixed_tasks_threads_and_asyncio() -> None:
     ids = [ENV_ID, "MLEBench/nomad2018-predict-transparent-conductors-v0", ENV_ID]
-    with EnvPool(ids, data="replica", reward_mode="raw") as pool:
+    with EpisodePool(ids, data="replica", reward_mode="raw") as pool:
 
         async def rollout() -> dict[int, Any]:
             await pool.areset(seeds=[0, 0, 1], options=[None, None, {"replica_seed": 1}])

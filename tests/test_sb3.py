@@ -53,12 +53,14 @@ class ToolCounter(gym.Wrapper):
         return self.env.step(action)
 
 
-def _inner(task: str = ENV_ID) -> gym.Env:
-    return gym.make(task, data="replica", reward_mode="normalized", sandbox="local")
+def _inner(task: str = ENV_ID, backend: str = "local") -> gym.Env:
+    return gym.make(task, data="replica", reward_mode="normalized", sandbox=backend)
 
 
-def _macro(cache_dir: Path, task: str = ENV_ID, **kwargs: Any) -> tuple[MacroActionWrapper, Any]:
-    counter = ToolCounter(_inner(task))
+def _macro(
+    cache_dir: Path, task: str = ENV_ID, backend: str = "local", **kwargs: Any
+) -> tuple[MacroActionWrapper, Any]:
+    counter = ToolCounter(_inner(task, backend))
     return MacroActionWrapper(counter, cache_dir=cache_dir, **kwargs), counter
 
 
@@ -104,8 +106,11 @@ def test_spaces_and_move_table(tmp_path: Path) -> None:
     assert skill(5.0, 4.0, "rmse") == 0.0
 
 
-def test_fit_memoize_and_submit_on_a_fresh_cache(tmp_path: Path) -> None:
-    env, counter = _macro(tmp_path / "cache")
+@pytest.mark.slow
+def test_fit_memoize_and_submit_on_a_fresh_cache(tmp_path: Path, backend: str) -> None:
+    """On either backend: the fit's result and predictions come back through the env (its
+    tools and their file layer), are cached, replayed and submitted."""
+    env, counter = _macro(tmp_path / "cache", backend=backend)
     task = get_task(ENV_ID)
     try:
         obs, info = env.reset(seed=0)

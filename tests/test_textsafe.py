@@ -164,7 +164,7 @@ def test_transcript_rejects_a_tiny_budget() -> None:
 def test_report_markdown_and_progress_escape_failure_messages() -> None:
     from mle_gym.evaluation.episode import EpisodeJob
     from mle_gym.evaluation.progress import Progress
-    from mle_gym.evaluation.report import render_markdown
+    from mle_gym.evaluation.run_report import render_markdown
 
     failures = [{"task_id": "t", "seed": 0, "error": "RuntimeError: " + HOSTILE + "\nsecond"}]
     stat = {"mean": None, "sem": None, "n": 0}

@@ -109,7 +109,7 @@ class Agent(abc.ABC):
     * ``reset(task_info)`` starts an episode. ``task_info`` is the reset ``info``
       dict (``messages`` = [system, user] in OpenAI chat format, ...) plus
       ``task`` (the TaskSpec), ``observation`` (the first observation) and, when
-      built by :func:`mle_gym.runner.run_episode`, ``tools`` (the env's tool
+      built by :func:`mle_gym.episode_runner.run_episode`, ``tools`` (the env's tool
       schemas in Chat Completions format).
     * ``act(observation, info)`` returns the next action in any form the env
       accepts. The first call after ``reset`` gets the reset observation and

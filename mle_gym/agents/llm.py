@@ -21,14 +21,18 @@ Contract:
 * **One call per step.** If the model asks for several tool calls at once, the
   first is kept and a note saying so is appended to the message content (the
   model reads it on the next turn).
-* **Retries** (see :meth:`LLMAgent._complete`): HTTP 429 (waiting ``Retry-After``
-  / ``retry-after-ms`` when the server sends it), HTTP 5xx, timeouts,
-  connection errors and malformed responses (a body that is not JSON, no
-  ``choices``, a choice without a ``message``) are retried up to
-  ``max_retries`` times with exponential backoff and jitter; other 4xx (and a
-  429 whose code is ``insufficient_quota``) fail at once. When retries run out
-  or a failure is not retryable, :class:`AgentError` says why. The SDK's own
-  retries are disabled so that this policy is the only one.
+* **Retries** are the openai SDK's (see :mod:`mle_gym.agents.llm_http`): HTTP
+  408, 409, 429, 5xx, timeouts and connection errors are retried up to
+  ``max_retries`` times, after the wait the server asks for (``Retry-After`` /
+  ``retry-after-ms``, up to ``retry_after_max_s``) or else the SDK's exponential
+  backoff with jitter (0.5 s doubling up to 8 s); malformed 2xx responses (a
+  body that is not JSON, no ``choices``, a choice without a ``message``) are
+  retried the same way. Other 4xx, a 429 whose code is ``insufficient_quota``
+  and a response asking to wait longer than ``retry_after_max_s`` fail at once.
+  When retries run out or a failure is not retryable, :class:`AgentError` says
+  why. (Until the SDK's retries were used, the agent ran its own loop with a
+  configurable backoff from 1 s; ``backoff_base_s``/``backoff_max_s`` are now
+  ignored, with a DeprecationWarning, and 408/409 are retried too.)
 * **Context budget** (see :meth:`LLMAgent._fit_context`): before each request
   the prompt (messages plus tool schemas) is estimated in tokens, as characters
   / 4 until the server reports ``usage``, then with the characters-per-token
@@ -43,7 +47,8 @@ Contract:
 * **Usage.** :attr:`Agent.usage` counts requests, retries, errors, tokens (from
   each response's ``usage``), seconds waiting for the model and seconds of
   backoff; ``usage.extra`` counts ``outputs_shortened``, ``turns_dropped`` and
-  ``responses_without_usage``.
+  ``responses_without_usage``. Requests, retries, errors and seconds are counted
+  on each HTTP attempt by the agent's http client, whichever layer retries.
 
 The ``openai`` package (``pip install 'mle-gym[llm]'``) is imported only when an
 agent is built, so ``import mle_gym`` stays light.
@@ -52,20 +57,20 @@ agent is built, so ``import mle_gym`` stays light.
 from __future__ import annotations
 
 import copy
-import email.utils
 import json
 import math
 import os
-import random
-import time
 import uuid
+import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from mle_gym.agents.base import Agent, AgentConfigError, AgentError
 
 if TYPE_CHECKING:
-    from openai import OpenAI
+    from openai import APIError, OpenAI
+
+    from mle_gym.agents.llm_http import CallStats, MeteredHttpClient
 
 __all__ = ["AgentConfigError", "AgentError", "LLMAgent"]
 
@@ -74,6 +79,7 @@ T = TypeVar("T")
 DEFAULT_CONTEXT_TOKENS = 32_000
 DEFAULT_TIMEOUT_S = 300.0
 DEFAULT_MAX_RETRIES = 5
+DEFAULT_RETRY_AFTER_MAX_S = 120.0  # the openai SDK never waits longer
 _MULTI_CALL_NOTE = (
     "[mle_gym: the model asked for {n} tool calls in one message ({names}); only the first, "
     "{first}, was run, since the environment takes one tool call per step]"
@@ -83,10 +89,6 @@ _DROPPED_NOTE = (
     "context budget; the workspace still holds everything they produced]"
 )
 _CUT_MARKER = "\n[... {n:,} characters of this output removed to fit the context budget ...]\n"
-
-
-class _Malformed(Exception):
-    """A 2xx response the agent cannot use; retried like a server error."""
 
 
 def _setting(value: T | None, env: str, cast: Callable[[str], T], default: T) -> T:
@@ -101,28 +103,6 @@ def _setting(value: T | None, env: str, cast: Callable[[str], T], default: T) ->
     except ValueError:
         kind = getattr(cast, "__name__", "value")
         raise AgentConfigError(f"${env}={raw!r} is not a valid {kind}") from None
-
-
-def _retry_after(headers: Any) -> float | None:
-    """Seconds the server asks to wait (``retry-after-ms``, ``Retry-After``), if any."""
-    try:
-        ms = headers.get("retry-after-ms")
-        if ms is not None:
-            return max(0.0, float(ms) / 1000)
-    except (TypeError, ValueError):
-        pass
-    value = headers.get("retry-after") if headers is not None else None
-    if value is None:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, when.timestamp() - time.time())
 
 
 def _text(content: Any) -> str | None:
@@ -173,16 +153,17 @@ class LLMAgent(Agent):
             servers' prefix caches) rather than at every turn.
         keep_output_chars: characters kept (head + tail) of an old output that is
             shortened (2000).
-        backoff_base_s, backoff_max_s: backoff before retry ``k`` (from 0) is
-            ``min(backoff_max_s, backoff_base_s * 2**k)`` times a random factor in
-            [0.5, 1) (1.0 s, 60 s).
+        backoff_base_s, backoff_max_s: deprecated and ignored (a DeprecationWarning
+            says so): the backoff is the openai SDK's, see the module docstring.
         retry_after_max_s: a ``Retry-After`` longer than this is not waited for:
-            the agent gives up at once (300 s).
+            the agent gives up at once (120 s, which is also the most the SDK waits).
         tools: tool schemas to send (default: ``task_info["tools"]``, else the
             env's built-in tools).
         extra_body: extra JSON fields for every request (e.g. ``{"top_k": 20}``).
-        client: an ``openai.OpenAI`` client to use instead of building one
-            (it is used through ``with_options(max_retries=0, timeout=timeout)``).
+        client: an ``openai.OpenAI`` client to use instead of building one; it is
+            used through ``with_options(max_retries=max_retries, timeout=timeout,
+            http_client=...)``, so its own http client is replaced by the agent's
+            (which counts and checks every attempt).
     """
 
     name = "llm"
@@ -202,9 +183,9 @@ class LLMAgent(Agent):
         context_tokens: int | None = None,
         trim_to: float = 0.8,
         keep_output_chars: int = 2000,
-        backoff_base_s: float = 1.0,
-        backoff_max_s: float = 60.0,
-        retry_after_max_s: float = 300.0,
+        backoff_base_s: float | None = None,
+        backoff_max_s: float | None = None,
+        retry_after_max_s: float = DEFAULT_RETRY_AFTER_MAX_S,
         tools: list[dict[str, Any]] | None = None,
         extra_body: dict[str, Any] | None = None,
         client: OpenAI | None = None,
@@ -235,9 +216,14 @@ class LLMAgent(Agent):
         )
         self.trim_to = float(trim_to)
         self.keep_output_chars = int(keep_output_chars)
-        self.backoff_base_s = float(backoff_base_s)
-        self.backoff_max_s = float(backoff_max_s)
-        self.retry_after_max_s = float(retry_after_max_s)
+        if backoff_base_s is not None or backoff_max_s is not None:
+            warnings.warn(
+                "LLMAgent: backoff_base_s and backoff_max_s are ignored: retries are the openai "
+                "SDK's (exponential backoff from 0.5 s up to 8 s, or the server's Retry-After)",
+                DeprecationWarning,
+                stacklevel=2,
+            )
+        self.retry_after_max_s = min(float(retry_after_max_s), DEFAULT_RETRY_AFTER_MAX_S)
         self.extra_body = dict(extra_body or {})
         self._tools_arg = copy.deepcopy(tools) if tools is not None else None
         checks = [
@@ -246,14 +232,14 @@ class LLMAgent(Agent):
             (self.context_tokens > 0, "context_tokens must be positive"),
             (0 < self.trim_to <= 1, "trim_to must be in (0, 1]"),
             (self.keep_output_chars >= 0, "keep_output_chars must be >= 0"),
-            (self.backoff_base_s >= 0 and self.backoff_max_s >= 0, "backoffs must be >= 0"),
+            (self.retry_after_max_s >= 0, "retry_after_max_s must be >= 0"),
             (self.max_tokens is None or self.max_tokens > 0, "max_tokens must be positive"),
         ]
         for ok, message in checks:
             if not ok:
                 raise AgentConfigError(f"llm agent: {message}")
+        self._http: MeteredHttpClient | None = None
         self._client = self._make_client(client)
-        self._rng = random.Random()
         self.chars_per_token = 4.0
         self.tools: list[dict[str, Any]] = []
         self.last_response: dict[str, Any] | None = None
@@ -266,19 +252,25 @@ class LLMAgent(Agent):
 
     # -- construction -----------------------------------------------------------------------
 
-    def _make_client(self, client: OpenAI | None) -> Any:
-        """An OpenAI client with the SDK's retries off and our timeout."""
-        if client is not None:
-            return client.with_options(max_retries=0, timeout=self.timeout)
+    def _make_client(self, client: OpenAI | None) -> OpenAI:
+        """An OpenAI client with our retries and timeout, sending through a MeteredHttpClient."""
         try:
             from openai import OpenAI
+
+            from mle_gym.agents.llm_http import MeteredHttpClient
         except ImportError as exc:
             raise AgentConfigError(
-                "the llm agent needs the openai package: pip install 'mle-gym[llm]'"
+                "the llm agent needs the openai package (3.x): pip install 'mle-gym[llm]'"
             ) from exc
-        return OpenAI(
-            base_url=self.base_url, api_key=self.api_key, max_retries=0, timeout=self.timeout
-        )
+        self._http = MeteredHttpClient(retry_after_max_s=self.retry_after_max_s)
+        options: dict[str, Any] = {
+            "max_retries": self.max_retries,
+            "timeout": self.timeout,
+            "http_client": self._http,
+        }
+        if client is not None:
+            return client.with_options(**options)
+        return OpenAI(base_url=self.base_url, api_key=self.api_key, **options)
 
     # -- the Agent interface ----------------------------------------------------------------
 
@@ -292,8 +284,8 @@ class LLMAgent(Agent):
             messages = [{"role": "user", "content": observation}]
         self._messages = copy.deepcopy(list(messages))
         self._pinned = len(self._messages)
-        last = self._messages[-1]
-        self._task_content = last.get("content") if isinstance(last.get("content"), str) else ""
+        task_content = self._messages[-1].get("content")
+        self._task_content = task_content if isinstance(task_content, str) else ""
         self._dropped = 0
         self._last_action = None
         self.last_response = None
@@ -495,90 +487,58 @@ class LLMAgent(Agent):
             params["extra_body"] = self.extra_body
         return params
 
-    def _backoff(self, attempt: int) -> float:
-        base = min(self.backoff_max_s, self.backoff_base_s * 2**attempt)
-        return base * (0.5 + 0.5 * self._rng.random())
-
     def _complete(self, messages: list[dict[str, Any]]) -> dict[str, Any]:
         """Send the conversation; return the parsed response body with a usable message.
 
-        Retried, up to ``max_retries`` times: HTTP 429 (after ``Retry-After`` if
-        given, else the backoff), HTTP 5xx, timeouts, connection errors, and
-        malformed 2xx responses. Not retried: other HTTP errors, a 429 with code
-        ``insufficient_quota``, a ``Retry-After`` over ``retry_after_max_s``.
+        The openai SDK retries (see the module docstring); each attempt is counted
+        into :attr:`usage`. Raises AgentError once the SDK gives up.
         """
         import openai
 
+        from mle_gym.agents.llm_http import parse_body
+
+        assert self._http is not None
         params = self._request(messages)
         request_chars = len(json.dumps(messages, ensure_ascii=False)) + self._tools_chars
-        usage = self.usage
-        attempt = 0
-        while True:
-            usage.requests += 1
-            started = time.monotonic()
-            wait: float | None = None
-            retryable = True
-            try:
-                raw = self._client.chat.completions.with_raw_response.create(**params)
-                body = self._parse(raw.http_response.text)
-            except openai.APIStatusError as exc:
-                status = exc.status_code
-                reason = f"HTTP {status}: {str(exc.message)[:300]}"
-                retryable = status == 429 or status >= 500
-                if status == 429 and exc.code == "insufficient_quota":
-                    retryable = False
-                if retryable:
-                    wait = _retry_after(exc.response.headers)
-            except openai.APITimeoutError:
-                reason = f"no response within {self.timeout:g} s"
-            except openai.APIConnectionError as exc:
-                reason = f"connection error: {exc.__cause__ or exc}"
-            except _Malformed as exc:
-                reason = f"malformed response: {exc}"
-            else:
-                usage.model_seconds += time.monotonic() - started
-                self._record_usage(body, request_chars)
-                self.last_response = body
-                return body
-            usage.model_seconds += time.monotonic() - started
-            usage.errors += 1
-            where = self.base_url or "the OpenAI API"
-            if not retryable:
-                raise AgentError(f"model request to {where} failed, not retryable: {reason}")
-            if attempt >= self.max_retries:
-                raise AgentError(
-                    f"model request to {where} failed {attempt + 1} time(s), giving up "
-                    f"(max_retries={self.max_retries}); last error: {reason}"
-                )
-            if wait is not None and wait > self.retry_after_max_s:
-                raise AgentError(
-                    f"model request to {where} failed ({reason}) and the server asks to wait "
-                    f"{wait:g} s, more than retry_after_max_s={self.retry_after_max_s:g}"
-                )
-            delay = wait if wait is not None else self._backoff(attempt)
-            time.sleep(delay)
-            usage.backoff_seconds += delay
-            usage.retries += 1
-            attempt += 1
-
-    @staticmethod
-    def _parse(text: str) -> dict[str, Any]:
-        """The response body, checked to hold ``choices[0].message``; else _Malformed."""
+        stats = self._http.new_call()
         try:
-            body = json.loads(text)
-        except (json.JSONDecodeError, TypeError) as exc:
-            raise _Malformed(f"body is not JSON ({exc}): {text[:200]!r}") from None
-        if not isinstance(body, dict):
-            raise _Malformed(f"body is a JSON {type(body).__name__}, not an object")
-        if "error" in body and not body.get("choices"):
-            raise _Malformed(f"error in a 2xx body: {str(body['error'])[:300]}")
-        choices = body.get("choices")
-        if not isinstance(choices, list) or not choices:
-            raise _Malformed("no 'choices' in the body")
-        first = choices[0]
-        if not isinstance(first, dict) or not isinstance(first.get("message"), dict):
-            raise _Malformed("the first choice has no 'message' object")
+            raw = self._client.chat.completions.with_raw_response.create(**params)
+        except openai.APIError as exc:
+            raise self._failure(exc, stats) from exc
+        finally:
+            self._count(stats)
+        body = parse_body(raw.http_response.text)  # checked by the http client already
+        self._record_usage(body, request_chars)
+        self.last_response = body
         return body
+
+    def _count(self, stats: CallStats) -> None:
+        """Add one call's attempts to :attr:`usage`."""
+        usage = self.usage
+        usage.requests += stats.attempts
+        usage.retries += max(0, stats.attempts - 1)
+        usage.errors += stats.failures
+        usage.model_seconds += stats.model_seconds
+        usage.backoff_seconds += stats.backoff_seconds
+
+    def _failure(self, exc: APIError, stats: CallStats) -> AgentError:
+        """The AgentError for a call the SDK gave up on with ``exc``."""
+        from mle_gym.agents.llm_http import failure_reason
+
+        where = self.base_url or "the OpenAI API"
+        reason = failure_reason(exc, self.timeout)
+        wait = stats.retry_after
+        if stats.attempts > self.max_retries:
+            return AgentError(
+                f"model request to {where} failed {stats.attempts} time(s), giving up "
+                f"(max_retries={self.max_retries}); last error: {reason}"
+            )
+        if wait is not None and wait > self.retry_after_max_s:
+            return AgentError(
+                f"model request to {where} failed ({reason}) and the server asks to wait "
+                f"{wait:g} s, more than retry_after_max_s={self.retry_after_max_s:g}"
+            )
+        return AgentError(f"model request to {where} failed, not retryable: {reason}")
 
     def _record_usage(self, body: dict[str, Any], request_chars: int) -> None:
         """Add the response's token counts; recalibrate characters per token."""

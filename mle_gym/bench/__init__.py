@@ -20,12 +20,15 @@ JSON: ``report.write_json``); :class:`BenchConfig` says what to measure
 
 from __future__ import annotations
 
-from mle_gym.bench.context import FAMILIES, BenchConfig
-from mle_gym.bench.report import SCHEMA, BenchReport, Figure, Target, format_table
-from mle_gym.bench.runner import run_bench
+from typing import Any
+
+from mle_gym._deprecation import renamed_attribute
+from mle_gym.bench.context import GROUPS, BenchConfig
+from mle_gym.bench.results import SCHEMA, BenchReport, Figure, Target, format_table
+from mle_gym.bench.suite import run_bench
 
 __all__ = [
-    "FAMILIES",
+    "GROUPS",
     "SCHEMA",
     "BenchConfig",
     "BenchReport",
@@ -34,3 +37,8 @@ __all__ = [
     "format_table",
     "run_bench",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """``FAMILIES``: the deprecated former name of :data:`GROUPS`."""
+    return renamed_attribute(__name__, name, {"FAMILIES": "GROUPS"}, globals())

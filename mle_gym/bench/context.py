@@ -1,4 +1,4 @@
-"""The bench's configuration and the shared context every measurement family gets."""
+"""The bench's configuration and the shared context every measurement group gets."""
 
 from __future__ import annotations
 
@@ -8,10 +8,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mle_gym._deprecation import renamed_attribute
 from mle_gym.bench.fixtures import BenchWorld
 
-FAMILIES = ("file_tools", "execute", "python_tool", "reset", "episodes", "grading", "memory")
-BACKEND_FREE = ("grading",)  # families measured once, not per backend
+#: the bench's measurement groups, one module of :mod:`mle_gym.bench` each (``--only``); the
+#: config field and JSON key that select them keep their first name, ``families``
+GROUPS = ("file_tools", "execute", "python_tool", "reset", "episodes", "grading", "memory")
 
 
 @dataclass(frozen=True)
@@ -29,7 +31,7 @@ class BenchConfig:
     """
 
     backends: tuple[str, ...] = ("local", "docker")
-    families: tuple[str, ...] = FAMILIES
+    families: tuple[str, ...] = GROUPS
     repeats: int = 30
     slow_repeats: int = 7
     data_sizes_mb: tuple[float, ...] = (1, 100, 1024)
@@ -86,3 +88,8 @@ class BenchContext:
     @property
     def scratch(self) -> Path:
         return self.world.scratch
+
+
+def __getattr__(name: str) -> Any:
+    """``FAMILIES``: the deprecated former name of :data:`GROUPS`."""
+    return renamed_attribute(__name__, name, {"FAMILIES": "GROUPS"}, globals())

@@ -1,6 +1,6 @@
 """Full scripted episodes per minute with 1, 2, 4, 8... envs stepping in parallel.
 
-Each round builds an :class:`~mle_gym.pool.EnvPool` of N slots and runs
+Each round builds an :class:`~mle_gym.pool.EpisodePool` of N slots and runs
 ``episodes_per_env`` complete episodes per slot with the scripted reference agent
 (reset, list, read, write the solution, run it, validate, submit, grade, release),
 stepping every live slot in one batch call; the figure is finished episodes per
@@ -18,14 +18,14 @@ import time
 from typing import Any
 
 from mle_gym.bench.context import BenchContext
-from mle_gym.bench.report import Figure
+from mle_gym.bench.results import Figure
 from mle_gym.bench.timing import median
 
 
 def episodes_per_minute(ctx: BenchContext, backend: str, env_id: str, n: int) -> dict[str, Any]:
     """One round: {"per_minute": float, "episodes": int, "invalid": int}."""
     from mle_gym.agents import make_agent
-    from mle_gym.pool import EnvPool
+    from mle_gym.pool import EpisodePool
     from mle_gym.tasks import get_task
 
     per_env = ctx.config.episodes_per_env
@@ -33,7 +33,7 @@ def episodes_per_minute(ctx: BenchContext, backend: str, env_id: str, n: int) ->
     agents = [make_agent("scripted") for _ in range(n)]
     left = [per_env] * n
     finished = invalid = 0
-    with EnvPool([env_id] * n, data="replica", sandbox=backend, max_episode_steps=40) as pool:
+    with EpisodePool([env_id] * n, data="replica", sandbox=backend, max_episode_steps=40) as pool:
         live: dict[int, tuple[str, dict[str, Any]]] = {}
 
         def begin(indices: list[int]) -> None:

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mle_gym.bench.context import BenchContext
-from mle_gym.bench.report import Figure
+from mle_gym.bench.results import Figure
 from mle_gym.bench.timing import interleaved, median, median_ratio
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from mle_gym.bench.context import BenchContext
-from mle_gym.bench.report import Figure
+from mle_gym.bench.results import Figure
 from mle_gym.bench.timing import interleaved, median, median_ratio
 
 CONTENT = "x = 1\n" * 100  # 600 bytes

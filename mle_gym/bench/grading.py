@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from mle_gym.bench.context import BenchContext
-from mle_gym.bench.report import Figure
+from mle_gym.bench.results import Figure
 from mle_gym.bench.timing import elapsed_ms, median
 from mle_gym.tasks import SubmissionSpec, TaskSpec
 

@@ -63,17 +63,12 @@ def describe(*, with_docker: bool = True) -> dict[str, Any]:
     """Cores, RAM, kernel, OS, Python, pandas, bubblewrap and docker versions, cgroup mode."""
     import numpy
     import pandas
+    import pyarrow
 
     try:
         usable = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         usable = None
-    try:
-        import pyarrow
-
-        arrow: str | None = pyarrow.__version__
-    except ImportError:
-        arrow = None
     return {
         "cpu_count": os.cpu_count(),
         "cpus_usable": usable,
@@ -84,7 +79,7 @@ def describe(*, with_docker: bool = True) -> dict[str, Any]:
         "python": sys.version.split()[0],
         "numpy": numpy.__version__,
         "pandas": pandas.__version__,
-        "pyarrow": arrow,
+        "pyarrow": pyarrow.__version__,
         "bubblewrap": _first_line(["bwrap", "--version"]),
         "docker": _docker_version() if with_docker else None,
         "cgroup": "v1" if Path("/sys/fs/cgroup/memory").is_dir() else "v2",

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from mle_gym.bench.context import BenchContext
-from mle_gym.bench.report import Figure
+from mle_gym.bench.results import Figure
 from mle_gym.bench.timing import median
 
 

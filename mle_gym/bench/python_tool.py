@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from mle_gym.bench.context import BenchContext
-from mle_gym.bench.report import Figure
+from mle_gym.bench.results import Figure
 from mle_gym.bench.timing import interleaved, median, median_ratio
 
 WORK = "pd.read_csv('data/groupby.csv').groupby('g')['v'].mean().round(3).to_dict()"

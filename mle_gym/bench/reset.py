@@ -19,7 +19,7 @@ from pathlib import Path
 
 from mle_gym.bench.context import BenchContext
 from mle_gym.bench.fixtures import size_label, size_slug
-from mle_gym.bench.report import Figure
+from mle_gym.bench.results import Figure
 from mle_gym.bench.timing import interleaved, median, median_ratio
 from mle_gym.sandbox import quota
 from mle_gym.tasks import Limits

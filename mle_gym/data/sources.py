@@ -36,20 +36,12 @@ class NotYetSupported(DataNotPrepared):
 _warned: set[str] = set()
 
 
-def _module_function(task: TaskSpec, name: str):
-    module = task.module("prepare")
-    fn = getattr(module, name, None) if module is not None else None
-    if fn is None:
-        raise DataNotPrepared(f"task {task.key} has no {name}() in prepare.py")
-    return fn
-
-
 def prepare_replica(task: TaskSpec, seed: int = 0, *, force: bool = False) -> PreparedData:
     """Generate (or reuse) the offline replica for ``seed``, seeded through the
     installation's secret replica key (see :func:`store.build_replica`)."""
     if "replica" not in task.data:
         raise DataNotPrepared(f"task {task.key} has no offline replica")
-    return store.build_replica(task, seed, _module_function(task, "replica"), force=force)
+    return store.build_replica(task, seed, store.prepare_function(task, "replica"), force=force)
 
 
 def _compare_with_mlebench(task: TaskSpec, root_public: Path, root_private: Path) -> dict:
@@ -84,7 +76,7 @@ def prepare_kaggle(
             f"preparing the Kaggle data of '{task.id}' is not yet supported by mle_gym "
             f"(the task is registered with its figures and grader; see `mle-gym list`)"
         )
-    prepare = _module_function(task, "prepare")
+    prepare = store.prepare_function(task, "prepare")
     competition = str(cfg.get("competition", task.id))
 
     def builder(public: Path, private: Path) -> dict:

@@ -33,6 +33,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from mle_gym import paths
 from mle_gym.data import replica_key
@@ -45,6 +46,16 @@ MANIFEST = "MANIFEST.json"
 
 class DataNotPrepared(RuntimeError):
     """The requested data variant is not in the cache and cannot be made automatically."""
+
+
+def prepare_function(task: TaskSpec, name: str) -> Callable[..., Any]:
+    """The function ``name`` (``prepare``, ``replica``, ``download``...) of the task's
+    ``prepare.py``; DataNotPrepared if the task has none."""
+    module = task.module("prepare")
+    fn = getattr(module, name, None) if module is not None else None
+    if fn is None:
+        raise DataNotPrepared(f"task {task.key} has no {name}() in prepare.py")
+    return fn
 
 
 @dataclass(frozen=True)
@@ -115,20 +126,14 @@ def lookup(task: TaskSpec, source: str, replica_seed: int = 0) -> PreparedData |
 
 
 def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
     with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
+        return hashlib.file_digest(f, "sha256").hexdigest()
 
 
 def md5_file(path: Path) -> str:
     """md5 of a file (MLE-bench publishes md5 sums of its prepared files)."""
-    h = hashlib.md5(usedforsecurity=False)
     with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
+        return hashlib.file_digest(f, lambda: hashlib.md5(usedforsecurity=False)).hexdigest()
 
 
 def _file_table(root: Path) -> dict[str, dict[str, object]]:
@@ -153,7 +158,9 @@ def _fix_permissions(root: Path) -> None:
 
 
 @contextlib.contextmanager
-def _locked(path: Path) -> Iterator[None]:
+def locked(path: Path) -> Iterator[None]:
+    """Hold an exclusive ``flock`` on the lock file ``path`` (created, with its folder,
+    if missing) for the duration of the block; waits for another holder."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "a+") as f:
         fcntl.flock(f, fcntl.LOCK_EX)
@@ -179,7 +186,7 @@ def build(
     stored in the manifest (e.g. the replica seed, checksum verification).
     """
     final = variant_dir(task, variant)
-    with _locked(final.parent / f".{variant}.lock"):
+    with locked(final.parent / f".{variant}.lock"):
         if not force and _manifest_matches(final, require):
             return PreparedData(task.key, source, variant, final)
         tmp = Path(tempfile.mkdtemp(prefix=f".{variant}.tmp-", dir=final.parent))

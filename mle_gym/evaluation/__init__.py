@@ -36,7 +36,7 @@ from mle_gym.evaluation.episode import EpisodeJob, execute_episode
 from mle_gym.evaluation.errors import EvalConfigError, RunLocked
 from mle_gym.evaluation.evaluate import EvalResult, run_eval
 from mle_gym.evaluation.plan import EvalRequest
-from mle_gym.evaluation.report import build_report, strip_timing, write_report
+from mle_gym.evaluation.run_report import build_report, strip_timing, write_report
 
 __all__ = [
     "EpisodeJob",

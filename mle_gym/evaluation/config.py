@@ -65,10 +65,6 @@ class RunConfig:
         """Planned (env id, seed) pairs, seed-major: every task of seed 0 first."""
         return [(task, seed) for seed, task in itertools.product(self.seeds, self.tasks)]
 
-    def task_ids(self) -> list[str]:
-        """The task ids (folder names under ``episodes/``), in plan order."""
-        return [layout.task_id_of(t) for t in self.tasks]
-
     def to_json(self) -> dict[str, Any]:
         """The content of ``config.json``."""
         return {

@@ -6,7 +6,7 @@ and, in whatever process runs it (a local worker or a Ray task):
 1. deletes any partial folder a previous, interrupted attempt left behind;
 2. builds the env (``gymnasium.make`` with the run's settings and the folder's
    ``trajectory.jsonl`` as ``trajectory_path``) and the agent;
-3. runs the episode with :func:`mle_gym.runner.run_episode`;
+3. runs the episode with :func:`mle_gym.episode_runner.run_episode`;
 4. copies the final workspace into ``final/`` (before the env releases it);
 5. writes ``grade.json`` (when the episode produced a grade) and then, last and
    atomically, ``episode.json``. Its presence marks the episode finished.
@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime as _dt
-import json
 import logging
 import os
 import shutil
@@ -48,6 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from mle_gym.evaluation import layout
+from mle_gym.trajectory import json_safe
 
 RECORD_FORMAT = "mle_gym.eval.episode/1"
 MAX_TOOL_ERRORS = 20
@@ -91,13 +91,6 @@ def error_entry(phase: str, exc: BaseException) -> dict[str, Any]:
         "message": str(exc)[:2000],
         "traceback": "".join(traceback.format_exception(exc))[-20000:],
     }
-
-
-def _json_safe(value: Any) -> Any:
-    try:
-        return json.loads(json.dumps(value, default=repr))
-    except (TypeError, ValueError):
-        return repr(value)
 
 
 @contextlib.contextmanager
@@ -201,9 +194,9 @@ def write_crash_record(
 
 def execute_episode(job: EpisodeJob) -> dict[str, Any]:
     """Run one episode into its folder and return its record (see the module docstring)."""
+    from mle_gym.episode_runner import run_episode
     from mle_gym.evaluation.agent_spec import build_agent, describe, usage_of
     from mle_gym.evaluation.snapshot import snapshot_env
-    from mle_gym.runner import run_episode
 
     folder = job.folder
     if folder.exists():
@@ -280,12 +273,12 @@ def execute_episode(job: EpisodeJob) -> dict[str, Any]:
                         record["errors"].append(error_entry("close", exc))
             if agent is not None:
                 try:
-                    record["usage"] = _json_safe(usage_of(agent))
+                    record["usage"] = json_safe(usage_of(agent), keep_nonfinite=True)
                 except Exception as exc:
                     record["errors"].append(error_entry("usage", exc))
 
     if grade is not None and record["status"] == "done":
-        grade = _json_safe(grade)
+        grade = json_safe(grade, keep_nonfinite=True)
         record.update(graded=True, score=grade.get("score"), valid=bool(grade.get("valid")))
     else:
         grade = None

@@ -114,7 +114,7 @@ def run_eval(request: EvalRequest) -> EvalResult:
                 progress.close()
         report = None
         if request.report:
-            from mle_gym.evaluation.report import write_report
+            from mle_gym.evaluation.run_report import write_report
 
             report = write_report(run_dir, plots=request.plots)
     return EvalResult(

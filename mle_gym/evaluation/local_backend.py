@@ -52,21 +52,12 @@ from typing import Any
 
 from mle_gym.evaluation.episode import EpisodeJob, write_crash_record
 from mle_gym.evaluation.events import RunEvents
+from mle_gym.sandbox.hostprocs import pid_exists
 
 START_METHODS = ("spawn", "forkserver")
 STOP_GRACE_S = 10.0
 ORPHAN_GRACE_S = 10.0
 _PR_SET_PDEATHSIG = 1
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def _die_with_parent(coordinator_pid: int) -> None:
@@ -83,11 +74,11 @@ def _die_with_parent(coordinator_pid: int) -> None:
             libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
         except (OSError, AttributeError):
             pass
-    if parent == 1 or not _alive(coordinator_pid):  # gone before prctl took effect
+    if parent == 1 or not pid_exists(coordinator_pid):  # gone before prctl took effect
         os._exit(1)
 
     def watchdog() -> None:
-        while os.getppid() == parent and _alive(coordinator_pid):
+        while os.getppid() == parent and pid_exists(coordinator_pid):
             time.sleep(0.5)
         time.sleep(0.5)  # PR_SET_PDEATHSIG normally got there first
         if not _stopping.is_set():

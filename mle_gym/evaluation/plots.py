@@ -21,6 +21,7 @@ writer skips plots when it is missing.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from mle_gym.evaluation.report import TaskInfo, task_info
+from mle_gym.evaluation.run_report import TaskInfo, task_info
 
 OUTCOMES = (
     ("gold", "#d4af37"),
@@ -63,6 +64,32 @@ def _rows_by_task(report: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
         if row["status"] != "pending":
             out.setdefault(row["task_id"], []).append(row)
     return out
+
+
+@dataclass(frozen=True)
+class _Panel:
+    """One task's subplot and what a per-task plot draws in it."""
+
+    ax: Any
+    name: str
+    task: dict[str, Any]  # the report's entry of the task
+    info: TaskInfo
+    rows: list[dict[str, Any]]  # the task's finished episodes that have a score
+    source: str | None  # the task's first data source
+
+
+def _task_panels(report: dict[str, Any]) -> tuple[Figure, list[_Panel]]:
+    """A figure with one subplot per task of ``report`` (see :func:`_grid`)."""
+    names = list(report["tasks"])
+    by_task = _rows_by_task(report)
+    fig, axes = _grid(len(names))
+    panels = []
+    for ax, name in zip(axes, names, strict=True):
+        task = report["tasks"][name]
+        rows = [r for r in by_task[name] if r.get("score") is not None]
+        source = task["data_sources"][0] if task["data_sources"] else None
+        panels.append(_Panel(ax, name, task, task_info(task["env_id"]), rows, source))
+    return fig, panels
 
 
 def plot_reward(report: dict[str, Any], path: Path) -> Path:
@@ -104,18 +131,13 @@ def _anchors(info: TaskInfo, source: str | None) -> list[tuple[str, float, str]]
 
 def plot_scores(report: dict[str, Any], path: Path) -> Path:
     """``score.png`` (see the module docstring)."""
-    names = list(report["tasks"])
-    by_task = _rows_by_task(report)
-    fig, axes = _grid(len(names))
-    for ax, name in zip(axes, names, strict=True):
-        task = report["tasks"][name]
-        info = task_info(task["env_id"])
-        rows = [r for r in by_task[name] if r.get("score") is not None]
+    fig, panels = _task_panels(report)
+    for p in panels:
+        ax, name, task, rows = p.ax, p.name, p.task, p.rows
         ax.scatter([r["seed"] for r in rows], [r["score"] for r in rows], color="#08519c", s=20)
         if task["score"]["mean"] is not None:
             ax.axhline(task["score"]["mean"], color="#08519c", linestyle="--", linewidth=1)
-        source = task["data_sources"][0] if task["data_sources"] else None
-        for label, value, color in _anchors(info, source):
+        for label, value, color in _anchors(p.info, p.source):
             ax.axhline(value, color=color, linewidth=1, label=label)
         arrow = " (lower is better)" if task.get("lower_is_better") else ""
         ax.set_title(f"{name}{arrow}", fontsize=8)
@@ -171,14 +193,9 @@ def plot_medals(report: dict[str, Any], path: Path) -> Path:
 
 def plot_leaderboard(report: dict[str, Any], path: Path) -> Path:
     """``leaderboard.png`` (see the module docstring)."""
-    names = list(report["tasks"])
-    by_task = _rows_by_task(report)
-    fig, axes = _grid(len(names))
-    for ax, name in zip(axes, names, strict=True):
-        task = report["tasks"][name]
-        info = task_info(task["env_id"])
-        rows = [r for r in by_task[name] if r.get("score") is not None]
-        source = task["data_sources"][0] if task["data_sources"] else None
+    fig, panels = _task_panels(report)
+    for p in panels:
+        ax, name, task, info, rows, source = p.ax, p.name, p.task, p.info, p.rows, p.source
         lb = info.leaderboard
         ax.tick_params(labelsize=7)
         if source == "kaggle" and lb is not None and lb.score_at_rank_fraction:

@@ -103,19 +103,44 @@ class Episode:
         """A new sandbox of the episode's backend and limits over ``workspace`` (a host
         folder, e.g. a copy of the agent's files for an evaluation run). The caller
         closes it."""
-        from mle_gym.sandbox import SandboxLimits, make_sandbox
-
-        lim = self.limits
-        return make_sandbox(
+        return task_sandbox(
             self.sandbox_kind,
             workspace,
             data,
-            SandboxLimits(
-                memory_mb=lim.memory_mb, pids=lim.pids, cpus=lim.cpus, cpu_time_s=lim.cpu_time_s
-            ),
+            self.limits,
             image=self.docker_image,
             episode_id=f"{self.episode_id}-eval",
         )
+
+
+def task_sandbox(
+    kind: str,
+    workspace: Path,
+    data: Path | None,
+    limits: Limits,
+    *,
+    image: str | None = None,
+    episode_id: str | None = None,
+) -> Sandbox:
+    """A new sandbox of backend ``kind`` over ``workspace`` with ``data`` read-only, under a
+    task's ``limits`` (memory, processes, CPUs, CPU time; see
+    :func:`mle_gym.sandbox.make_sandbox` for ``image`` and ``episode_id``). The caller
+    closes it."""
+    from mle_gym.sandbox import SandboxLimits, make_sandbox
+
+    return make_sandbox(
+        kind,
+        workspace,
+        data,
+        SandboxLimits(
+            memory_mb=limits.memory_mb,
+            pids=limits.pids,
+            cpus=limits.cpus,
+            cpu_time_s=limits.cpu_time_s,
+        ),
+        image=image,
+        episode_id=episode_id,
+    )
 
 
 class TaskFamily(abc.ABC):

@@ -49,10 +49,12 @@ import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
 
 from mle_gym.families.base import Episode, GradeLike, TaskFamily
-from mle_gym.mlbench import argcheck, prompt
+from mle_gym.mlbench import argcheck, episode_text
 from mle_gym.mlbench.grade import COMPAT_MODES, grade
 from mle_gym.mlbench.loader import SPLITS, MLBenchDataError, load_examples
 from mle_gym.mlbench.repos import RepoCheckout, RepoResolver
@@ -66,7 +68,8 @@ from mle_gym.mlbench.workspace import (
     write_new_file,
 )
 from mle_gym.sandbox import hostfs
-from mle_gym.tasks import Limits, TaskError, TaskSpec
+from mle_gym.task_schema import FamilyTaskFile, StrList, none_to, validate_task_file
+from mle_gym.tasks import Limits, TaskSpec
 from mle_gym.tools.fs import FsError
 from mle_gym.tools.spec import ToolResult, ToolSpec
 
@@ -74,7 +77,6 @@ log = logging.getLogger(__name__)
 
 REWARD_MODES = ("auto", "pass", "partial")
 MAX_SUBMISSION_BYTES = 1 << 20
-TASK_KEYS = ("source", "split", "repos", "github_id", "context", "run_timeout_s")
 
 
 @dataclass(frozen=True)
@@ -118,8 +120,10 @@ OPTION_NAMES = {
 def _check_common(cfg: MLBenchConfig, where: str) -> None:
     if cfg.split not in SPLITS:
         raise ValueError(f"{where}: split must be one of {SPLITS}, got {cfg.split!r}")
-    if cfg.context not in prompt.CONTEXTS:
-        raise ValueError(f"{where}: context must be one of {prompt.CONTEXTS}, got {cfg.context!r}")
+    if cfg.context not in episode_text.CONTEXTS:
+        raise ValueError(
+            f"{where}: context must be one of {episode_text.CONTEXTS}, got {cfg.context!r}"
+        )
     if cfg.compat not in COMPAT_MODES:
         raise ValueError(f"{where}: compat must be None or 'mlbench', got {cfg.compat!r}")
     if not (isinstance(cfg.run_timeout_s, int | float) and cfg.run_timeout_s > 0):
@@ -128,30 +132,56 @@ def _check_common(cfg: MLBenchConfig, where: str) -> None:
         raise ValueError(f"{where}: trace must be True or False, got {cfg.trace!r}")
 
 
+class MLBenchBlock(BaseModel):
+    """``mlbench:`` of an ML-Bench task.yaml: which examples the env serves, and how."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    source: str = Field("hf", description="'hf', 'bundled' or a path to a local export")
+    split: str = Field("full", description=f"one of {', '.join(SPLITS)}")
+    repos: StrList = Field(default_factory=list, description="only these repositories")
+    github_id: int | None = Field(None, description="ML-Bench's repository id")
+    context: str = Field("none", description=f"one of {', '.join(episode_text.CONTEXTS)}")
+    run_timeout_s: float = Field(120.0, gt=0, allow_inf_nan=False)
+
+    @field_validator("split")
+    @classmethod
+    def _split(cls, value: str) -> str:
+        if value not in SPLITS:
+            raise ValueError(f"must be one of {SPLITS}, got {value!r}")
+        return value
+
+    @field_validator("context")
+    @classmethod
+    def _context(cls, value: str) -> str:
+        if value not in episode_text.CONTEXTS:
+            raise ValueError(f"must be one of {episode_text.CONTEXTS}, got {value!r}")
+        return value
+
+
+class MLBenchTaskFile(FamilyTaskFile):
+    """The task.yaml of an ML-Bench task (``task_assets/mlbench/<id>/``)."""
+
+    model_config = ConfigDict(title="ML-Bench task.yaml")
+
+    mlbench: Annotated[
+        MLBenchBlock, BeforeValidator(none_to({}), json_schema_input_type=MLBenchBlock | None)
+    ] = Field(default_factory=MLBenchBlock)
+
+
+TASK_KEYS = tuple(MLBenchBlock.model_fields)
+
+
 def _task_config(task: TaskSpec) -> MLBenchConfig:
-    where = f"{task.folder}/task.yaml"
-    raw = task.raw.get("mlbench") or {}
-    if not isinstance(raw, Mapping):
-        raise TaskError(f"{where}: mlbench must be a mapping")
-    unknown = sorted(set(raw) - set(TASK_KEYS))
-    if unknown:
-        raise TaskError(f"{where}: unknown mlbench keys {unknown}; known: {list(TASK_KEYS)}")
-    repos = raw.get("repos") or ()
-    if isinstance(repos, str):
-        repos = (repos,)
-    try:
-        cfg = MLBenchConfig(
-            source=str(raw.get("source", "hf")),
-            split=str(raw.get("split", "full")),
-            repos=tuple(str(r) for r in repos),
-            github_id=None if raw.get("github_id") is None else int(raw["github_id"]),
-            context=str(raw.get("context", "none")),
-            run_timeout_s=float(raw.get("run_timeout_s", 120.0)),
-        )
-        _check_common(cfg, where)
-    except (TypeError, ValueError) as exc:
-        raise TaskError(f"{where}: mlbench: {exc}") from None
-    return cfg
+    block = validate_task_file(MLBenchTaskFile, task.raw, f"{task.folder}/task.yaml").mlbench
+    return MLBenchConfig(
+        source=block.source,
+        split=block.split,
+        repos=tuple(block.repos),
+        github_id=block.github_id,
+        context=block.context,
+        run_timeout_s=block.run_timeout_s,
+    )
 
 
 def _environment_defaults(cfg: MLBenchConfig) -> MLBenchConfig:
@@ -344,7 +374,7 @@ class MLBenchFamily(TaskFamily):
             checkout: RepoCheckout = episode.state["checkout"]
             path = checkout.path / "README.md"
             readme = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else None
-        return prompt.task_observation(
+        return episode_text.task_observation(
             example,
             env_id=self.task.env_id,
             context=self.config.context,
@@ -442,7 +472,7 @@ class MLBenchFamily(TaskFamily):
         return 1.0 if grade.get("passed") else 0.0
 
     def end_summary(self, grade: GradeLike, reward: float, reason: str | None) -> str:
-        return prompt.end_summary(grade.to_dict(), reward, reason)
+        return episode_text.end_summary(grade.to_dict(), reward, reason)
 
     # -- catalog ---------------------------------------------------------------------------
 

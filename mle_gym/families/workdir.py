@@ -15,7 +15,6 @@ import contextlib
 import posixpath
 import shlex
 from collections.abc import Iterator
-from pathlib import Path
 
 from mle_gym.sandbox.base import WORKSPACE, ExecResult, Mount, Sandbox, SpawnedProcess
 from mle_gym.tools.fs import FsError, Resolved, SandboxFS
@@ -93,9 +92,3 @@ class WorkdirSandbox(Sandbox):
     def close(self) -> None:
         self.inner.close()
         self.closed = True
-
-    @property
-    def host_workdir(self) -> Path:
-        """The host folder of ``workdir``."""
-        rel = posixpath.relpath(self.workdir, WORKSPACE)
-        return self.workspace if rel == "." else self.workspace / rel

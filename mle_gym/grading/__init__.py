@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from mle_gym.grading.csvread import read_submission
 from mle_gym.grading.errors import InvalidSubmission
+from mle_gym.grading.grade_report import GradeReport
 from mle_gym.grading.grader import grade_submission, invalid_report
 from mle_gym.grading.leaderboard import medals_for, percentile_beaten
-from mle_gym.grading.report import GradeReport
 from mle_gym.grading.validation import validate_submission_frame
 
 __all__ = [

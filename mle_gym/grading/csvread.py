@@ -11,11 +11,10 @@ inference), so ids compare as strings and type checks happen later, in
 
 The structure (header width, one record per line, well-formed quoting) is
 decided by Python's ``csv`` module in strict mode; the cells are then parsed by
-a fast C parser (pyarrow's, about ten times faster than pandas' on large files,
-when pyarrow is installed; else pandas') and used only if it finds exactly the
-rows and columns the ``csv`` module found (where it disagrees — it does not skip
-whitespace-only lines — or is not installed, the cells are the ``csv`` module's
-own). pandas' C parser is not used: on some inputs it shifts cells between
+a fast C parser (pyarrow's, about ten times faster than pandas' on large files)
+and used only if it finds exactly the rows and columns the ``csv`` module found
+(where it disagrees — it does not skip whitespace-only lines — the cells are the
+``csv`` module's own). pandas' C parser is not used: on some inputs it shifts cells between
 columns while keeping the row count (``\r\r,x`` loses the empty first cell).
 
 A file without any double quote (most submissions: ids and numbers) cannot be
@@ -268,14 +267,12 @@ def _check_structure(text: str, name: str, max_rows: int | None = None) -> tuple
 
 
 def _arrow_frame(data: bytes, width: int, n_records: int | None) -> pd.DataFrame | None:
-    """The frame parsed by pyarrow, or None if pyarrow is missing, rejects the file, or does
-    not find ``width`` cells on every line and (unless None) ``n_records`` records after
-    the header."""
-    try:
-        import pyarrow as pa
-        import pyarrow.csv as pa_csv
-    except ImportError:
-        return None
+    """The frame parsed by pyarrow, or None if pyarrow rejects the file or does not find
+    ``width`` cells on every line and (unless None) ``n_records`` records after the
+    header."""
+    import pyarrow as pa
+    import pyarrow.csv as pa_csv
+
     names = [f"c{i}" for i in range(width)]
     try:
         table = pa_csv.read_csv(

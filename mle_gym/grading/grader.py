@@ -22,9 +22,9 @@ import pandas as pd
 
 from mle_gym.grading.csvread import read_submission, read_table
 from mle_gym.grading.errors import InvalidSubmission
+from mle_gym.grading.grade_report import GradeReport
 from mle_gym.grading.leaderboard import medals_for, percentile_beaten
 from mle_gym.grading.metrics import get_metric
-from mle_gym.grading.report import GradeReport
 from mle_gym.grading.validation import ExpectedIds, validate_against
 from mle_gym.tasks import SubmissionSpec, TaskSpec
 

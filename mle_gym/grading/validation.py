@@ -106,15 +106,13 @@ class ExpectedIds:
     def positions(self, ids: pd.Series) -> np.ndarray | None:
         """Where each of ``ids`` (text) stands in these text-ordered ids, if ``ids`` are
         exactly these ids in some order; None otherwise, or when the ids are not in text
-        order or pyarrow is missing (the caller then checks ids the slower way, which
-        also explains what is wrong). A hash lookup in pyarrow, without Python objects."""
+        order (the caller then checks ids the slower way, which also explains what is
+        wrong). A hash lookup in pyarrow, without Python objects."""
         if len(ids) != len(self.ids) or not self.in_order():
             return None
-        try:
-            import pyarrow as pa
-            import pyarrow.compute as pc
-        except ImportError:
-            return None
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
         try:
             if self._arrow is None:
                 self._arrow = pa.array(self.ids, type=pa.large_string())
@@ -317,44 +315,38 @@ def _convert_column(
         truth = lowered.isin(_TRUE).to_numpy(dtype=bool)
         bad = ~(truth | lowered.isin(_FALSE).to_numpy(dtype=bool))
         if bad.any():
-            return text, (
-                f"column {column!r} must be True/False (or 1/0) but {int(bad.sum())} value(s) "
-                f"are not, e.g. {_examples(text[bad].tolist())} at data row(s) {_rows(bad)}."
-            )
+            return text, _bad_values(column, text, bad, "be True/False (or 1/0)")
         return pd.Series(truth, dtype=bool), ""
     numbers = _to_float(stripped)
     not_number = np.isnan(numbers)
     if not_number.any():
-        return text, (
-            f"column {column!r} must hold numbers but {int(not_number.sum())} value(s) are "
-            f"not, e.g. {_examples(text[not_number].tolist())} at data row(s) "
-            f"{_rows(not_number)}."
-        )
+        return text, _bad_values(column, text, not_number, "hold numbers")
     infinite = np.isinf(numbers)
     if infinite.any():
-        return text, (
-            f"column {column!r} must hold finite numbers but {int(infinite.sum())} value(s) "
-            f"are infinite, e.g. {_examples(text[infinite].tolist())} at data row(s) "
-            f"{_rows(infinite)}."
-        )
+        return text, _bad_values(column, text, infinite, "hold finite numbers", "are infinite")
     if kind == "probability":
         outside = (numbers < 0.0) | (numbers > 1.0)
         if outside.any():
-            return text, (
-                f"column {column!r} must hold probabilities in [0, 1] but "
-                f"{int(outside.sum())} value(s) are outside, e.g. "
-                f"{_examples(text[outside].tolist())} at data row(s) {_rows(outside)}."
+            return text, _bad_values(
+                column, text, outside, "hold probabilities in [0, 1]", "are outside"
             )
     if kind == "integer":
         fractional = numbers != np.round(numbers)
         if fractional.any():
-            return text, (
-                f"column {column!r} must hold whole numbers (class ids) but "
-                f"{int(fractional.sum())} value(s) are not, e.g. "
-                f"{_examples(text[fractional].tolist())} at data row(s) {_rows(fractional)}."
-            )
+            return text, _bad_values(column, text, fractional, "hold whole numbers (class ids)")
         return pd.Series(numbers.astype("int64"), dtype="int64"), ""
     return pd.Series(numbers, dtype="float64"), ""
+
+
+def _bad_values(
+    column: str, text: pd.Series, bad: np.ndarray, must: str, are: str = "are not"
+) -> str:
+    """The problem message for the values of ``column`` (``text``) where ``bad`` is true:
+    the column must ``must`` but they ``are``; with a few examples and their rows."""
+    return (
+        f"column {column!r} must {must} but {int(bad.sum())} value(s) {are}, e.g. "
+        f"{_examples(text[bad].tolist())} at data row(s) {_rows(bad)}."
+    )
 
 
 def _to_float(text: pd.Series) -> np.ndarray:
@@ -371,15 +363,13 @@ def _to_float(text: pd.Series) -> np.ndarray:
 
 
 def _arrow_floats(text: pd.Series) -> np.ndarray | None:
-    """All values parsed by pyarrow's cast, or None if pyarrow is missing or any value is
-    not a plain number for it (the caller then parses value by value). Where the cast
-    succeeds it gives exactly ``pd.to_numeric``'s values (both round correctly; "nan"
-    is NaN either way); it refuses more (spaces, which are stripped first anyway)."""
-    try:
-        import pyarrow as pa
-        import pyarrow.compute as pc
-    except ImportError:
-        return None
+    """All values parsed by pyarrow's cast, or None if any value is not a plain number for
+    it (the caller then parses value by value). Where the cast succeeds it gives exactly
+    ``pd.to_numeric``'s values (both round correctly; "nan" is NaN either way); it
+    refuses more (spaces, which are stripped first anyway)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
     try:
         values = pc.cast(pa.array(text, from_pandas=True), pa.float64())
     except (pa.ArrowException, TypeError, ValueError, OverflowError):

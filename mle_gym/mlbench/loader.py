@@ -210,13 +210,8 @@ def _read_json(path: Path) -> Iterator[tuple[str, Mapping[str, Any]]]:
 
 
 def _read_parquet(path: Path) -> Iterator[tuple[str, Mapping[str, Any]]]:
-    try:
-        import pyarrow.parquet as pq
-    except ImportError:
-        raise MLBenchDataError(
-            f"reading {path} needs pyarrow (pip install pyarrow); or export the examples "
-            "as JSON lines"
-        ) from None
+    import pyarrow.parquet as pq
+
     try:
         table = pq.read_table(path)
     except Exception as exc:

@@ -114,17 +114,13 @@ class PinTable:
     def find(self, url: str) -> SubmodulePin | None:
         """The submodule of ``url``: by URL (ignoring case, ``.git`` and a trailing
         slash), else by repository name or folder name when exactly one matches."""
-        key = _url_key(url)
+        key = url_key(url)
         for pin in self.pins:
-            if _url_key(pin.url) == key:
+            if url_key(pin.url) == key:
                 return pin
         name = repo_name_of(url).lower()
         matches = [p for p in self.pins if name in (repo_name_of(p.url).lower(), p.folder.lower())]
         return matches[0] if len(matches) == 1 else None
-
-    def as_pins(self) -> dict[str, str]:
-        """``{url: commit}`` of the pinned submodules (the ``pins=`` of a resolver)."""
-        return {p.url: p.commit for p in self.pins if p.commit is not None}
 
     def describe(self) -> str:
         return f"{self.superproject} at {self.commit[:12]}"
@@ -224,9 +220,9 @@ class Superproject:
         """Whether this superproject is consulted for ``url``."""
         if self.only is None:
             return True
-        keys = {_url_key(u) for u in self.only}
+        keys = {url_key(u) for u in self.only}
         names = {repo_name_of(u).lower() for u in self.only}
-        return _url_key(url) in keys or repo_name_of(url).lower() in names
+        return url_key(url) in keys or repo_name_of(url).lower() in names
 
     def cache_file(self) -> Path:
         """The JSON file this superproject's pin table is kept in: ``commit-<sha>.json``
@@ -234,7 +230,7 @@ class Superproject:
         and GitHub share it), ``<name>-<hash of URL>@<ref>.json`` for a branch or tag."""
         if _FULL_SHA.match(self.ref):
             return self.cache_dir / f"commit-{self.ref}.json"
-        digest = hashlib.sha256(_url_key(self._fetch_url()).encode()).hexdigest()[:10]
+        digest = hashlib.sha256(url_key(self._fetch_url()).encode()).hexdigest()[:10]
         stem = re.sub(r"[^A-Za-z0-9._-]", "_", repo_name_of(self.url)) or "superproject"
         return self.cache_dir / f"{stem}-{digest}@{self.ref.replace('/', '_')}.json"
 
@@ -384,7 +380,20 @@ class Superproject:
             raise
 
 
-def _git(git: str, args: list[str], cwd: Path, where: str) -> str:
+def run_git(
+    git: str,
+    args: list[str],
+    cwd: Path | None,
+    *,
+    timeout_s: float,
+    error: type[Exception],
+    where: str = "",
+) -> str:
+    """The stdout of ``git args`` run in ``cwd``, never prompting for credentials (a
+    private or missing repository fails instead of waiting). Raises ``error`` with a
+    message naming the git command (and ``where``, if given) when it runs longer than
+    ``timeout_s`` or fails; a failure's message ends with git's own error line."""
+    what = f"`git {args[0]}`" + (f" of {where}" if where else "")
     env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "GIT_ASKPASS": "true"}
     try:
         proc = subprocess.run(
@@ -392,20 +401,26 @@ def _git(git: str, args: list[str], cwd: Path, where: str) -> str:
             cwd=cwd,
             capture_output=True,
             text=True,
-            timeout=FETCH_TIMEOUT_S,
+            timeout=timeout_s,
             env=env,
             check=False,
         )
     except subprocess.TimeoutExpired:
-        raise PinsUnavailable(f"`git {args[0]}` of {where} timed out") from None
+        raise error(f"{what} timed out") from None
     if proc.returncode != 0:
         lines = [ln for ln in (proc.stderr or proc.stdout).strip().splitlines() if ln.strip()]
         # git ends with advice ("...and the repository exists."): keep its error line
         errors = [ln for ln in lines if ln.startswith(("fatal:", "error:"))] or lines
         detail = errors[0] if errors else f"exit {proc.returncode}"
-        raise PinsUnavailable(f"`git {args[0]}` of {where} failed: {detail}")
+        raise error(f"{what} failed: {detail}")
     return proc.stdout
 
 
-def _url_key(url: str) -> str:
+def _git(git: str, args: list[str], cwd: Path, where: str) -> str:
+    return run_git(git, args, cwd, timeout_s=FETCH_TIMEOUT_S, error=PinsUnavailable, where=where)
+
+
+def url_key(url: str) -> str:
+    """A repository URL compared loosely: ignoring case, surrounding blanks, a trailing
+    slash and a ``.git`` suffix."""
     return str(url).strip().rstrip("/").removesuffix(".git").lower()

@@ -28,14 +28,20 @@ import logging
 import os
 import re
 import shutil
-import subprocess
 import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from mle_gym import paths
-from mle_gym.mlbench.pins import PinsUnavailable, PinTable, SubmodulePin, Superproject
+from mle_gym.mlbench.pins import (
+    PinsUnavailable,
+    PinTable,
+    SubmodulePin,
+    Superproject,
+    run_git,
+    url_key,
+)
 from mle_gym.mlbench.schema import repo_name_of
 
 log = logging.getLogger(__name__)
@@ -106,12 +112,12 @@ class RepoResolver:
         self._local_map: dict[str, Path] = {}
         self._local_root: Path | None = None
         if isinstance(local, Mapping):
-            self._local_map = {_key(k): Path(v).expanduser() for k, v in local.items()}
+            self._local_map = {url_key(k): Path(v).expanduser() for k, v in local.items()}
         elif local is not None:
             self._local_root = Path(local).expanduser()
             if not self._local_root.is_dir():
                 raise RepoUnavailable(f"the repositories folder {self._local_root} does not exist")
-        self._pins = {_key(k): str(v).strip().lower() for k, v in (pins or {}).items()}
+        self._pins = {url_key(k): str(v).strip().lower() for k, v in (pins or {}).items()}
         for key, commit in self._pins.items():
             if not _COMMIT.match(commit):
                 raise ValueError(f"pin for {key!r} is not a commit hash: {commit!r}")
@@ -134,7 +140,7 @@ class RepoResolver:
 
     def pin(self, url: str) -> str | None:
         """The pinned commit of ``url`` (looked up by URL, then by name), if any."""
-        return self._pins.get(_key(url)) or self._pins.get(_key(repo_name_of(url)))
+        return self._pins.get(url_key(url)) or self._pins.get(url_key(repo_name_of(url)))
 
     def resolve(self, url: str) -> RepoCheckout:
         """A checkout of ``url``; :class:`RepoUnavailable` if none can be had."""
@@ -148,7 +154,7 @@ class RepoResolver:
                 )
             return RepoCheckout(url, name, path, "bundled")
         tried: list[str] = []
-        local = self._local_map.get(_key(url)) or self._local_map.get(_key(name))
+        local = self._local_map.get(url_key(url)) or self._local_map.get(url_key(name))
         if local is not None:
             if not local.is_dir():
                 raise RepoUnavailable(
@@ -278,31 +284,7 @@ class RepoResolver:
 
 
 def _git(argv: list[str], cwd: Path | None) -> str:
-    env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "GIT_ASKPASS": "true"}
-    try:
-        proc = subprocess.run(
-            argv,
-            cwd=cwd,
-            capture_output=True,
-            text=True,
-            timeout=CLONE_TIMEOUT_S,
-            env=env,
-            check=False,
-        )
-    except subprocess.TimeoutExpired:
-        raise RepoUnavailable(f"`{' '.join(argv[1:3])}` timed out") from None
-    if proc.returncode != 0:
-        detail = (proc.stderr or proc.stdout).strip().splitlines()
-        # git ends with advice ("...and the repository exists."): keep its error line
-        errors = [ln for ln in detail if ln.startswith(("fatal:", "error:"))] or detail
-        raise RepoUnavailable(
-            f"`git {argv[1]}` failed: {errors[0] if errors else f'exit {proc.returncode}'}"
-        )
-    return proc.stdout
-
-
-def _key(text: str) -> str:
-    return str(text).strip().rstrip("/").removesuffix(".git").lower()
+    return run_git(argv[0], argv[1:], cwd, timeout_s=CLONE_TIMEOUT_S, error=RepoUnavailable)
 
 
 def _unavailable(url: str, tried: list[str]) -> str:

@@ -22,10 +22,11 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import signal
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from mle_gym.sandbox import hostprocs
 
 log = logging.getLogger(__name__)
 
@@ -51,16 +52,6 @@ def available() -> bool:
     return True
 
 
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def _kill_members(group: Path) -> None:
     procs = group / "cgroup.procs"
     for _ in range(50):
@@ -70,9 +61,7 @@ def _kill_members(group: Path) -> None:
             return
         if not pids:
             return
-        for pid in pids:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signal.SIGKILL)
+        hostprocs.kill_all(pids)
         time.sleep(0.01)
 
 
@@ -102,7 +91,7 @@ def remove_stale() -> int:
             continue
         for group in parent.iterdir():
             owner = group.name.split("-", 1)[0]
-            if group.is_dir() and owner.isdigit() and not _pid_alive(int(owner)):
+            if group.is_dir() and owner.isdigit() and not hostprocs.pid_exists(int(owner)):
                 _remove_group(group)
                 removed += 1
     return removed
@@ -206,11 +195,6 @@ class CgroupSet:
                 return [int(p) for p in f.read().split()]
         except (OSError, ValueError):
             return []
-
-    @property
-    def can_freeze(self) -> bool:
-        """Whether the episode has a freezer group."""
-        return "freezer" in self.groups
 
     def freeze(self, timeout_s: float = FREEZE_TIMEOUT_S) -> bool:
         """Stop every process of the groups; True once the kernel reports ``FROZEN``.

@@ -36,95 +36,54 @@ neither signal nor trace the root helpers.
   exits and the container removes itself (``auto_remove``). Containers are
   labelled (episode, owner pid, owner host); ``mle-gym sandbox gc`` removes
   those whose owner process is gone.
+
+Beside this module: :mod:`~mle_gym.sandbox.docker_control` (root helper commands,
+sweeps and freezing from the host), :mod:`~mle_gym.sandbox.docker_stream` (the exec
+transport and the interpreter process) and :mod:`~mle_gym.sandbox.docker_shell` (the
+shell snippets run in the container).
 """
 
 from __future__ import annotations
 
 import contextlib
-import logging
 import os
-import re
 import socket
-import struct
 import time
 import uuid
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from mle_gym.sandbox import cgroups, hostfs, hostprocs, seccomp
+from mle_gym.sandbox import hostfs, hostprocs, seccomp
 from mle_gym.sandbox.base import (
     DATA_DIR,
     WORKSPACE,
     ExecResult,
-    Sandbox,
     SandboxError,
     SandboxLimits,
     SandboxUnavailable,
     SpawnedProcess,
     check_supervisor,
 )
+from mle_gym.sandbox.docker_control import SWEEP_WAIT_S, DockerControl
+from mle_gym.sandbox.docker_shell import (
+    _TRAILER,
+    AGENT_ONLY,
+    CD_WORKSPACE,
+    KILL_SESSION,
+    MARK,
+    OOM_COUNT,
+    SWEEP,
+    WRAPPER,
+)
+from mle_gym.sandbox.docker_stream import DockerProcess, _ExecStream
 from mle_gym.sandbox.image import AGENT_UID, PATH_IN_IMAGE, default_image
 from mle_gym.sandbox.process import OutputCapture
-
-log = logging.getLogger(__name__)
 
 LABEL = "mle_gym"
 #: what the container's root helpers need: signal agent processes (sweeps), drop to the
 #: agent uid and its bounding set (setpriv), and trace (supervisors); agents get none
 CONTAINER_CAPS = ("KILL", "SETUID", "SETGID", "SETPCAP", "SYS_PTRACE")
-SWEEP_WAIT_S = 5.0
-MARK = "\x1emle-gym-exit\x1f"
-_TRAILER = re.compile(rb"\n?\x1emle-gym-exit\x1f(-?\d+) (\d*) (\d*)\n?$")
-# Shell snippets run as the agent uid inside the container. They use only dash
-# builtins (no fork), so they still work when the agent has exhausted the pids limit.
-# oom_read(var) sets $var to the cgroup's oom_kill counter (empty if unreadable).
-
-
-def _oom_read(var: str) -> str:
-    return (
-        f'{var}=; while read -r key val; do [ "$key" = oom_kill ] && {var}=$val; done '
-        "< /sys/fs/cgroup/memory/memory.oom_control 2>/dev/null"
-    )
-
-
-OOM_COUNT = _oom_read("c") + "; printf '%s' \"$c\""
-# AGENT_ONLY: `continue` unless the process of /proc entry $d has real uid $u.
-AGENT_ONLY = (
-    'id=; while read -r key id rest; do [ "$key" = Uid: ] && break; done '
-    '2>/dev/null < "$d/status" || continue; [ "$id" = "$u" ] || continue; '
-)
-# SWEEP ($1 = the interpreter's pid, 0 if none; $2 = the agent uid), run as root: stop
-# every process of the agent uid but the interpreter until a pass finds nothing new to
-# stop, so a fork bomb cannot outrun it, then kill them all. The agent cannot signal it.
-SWEEP = (
-    'k="$1"; u="$2"; r=0; new=1; '
-    'while [ "$new" -gt 0 ] && [ "$r" -lt 200 ]; do new=0; r=$((r+1)); '
-    'for d in /proc/[0-9]*; do p=${d#/proc/}; [ "$p" = "$k" ] && continue; '
-    f"{AGENT_ONLY}"
-    'line=; read -r line < "$d/stat" 2>/dev/null || continue; set -- ${line##*) }; '
-    'case "$1" in T|t) continue;; esac; '
-    'kill -STOP "$p" 2>/dev/null && new=$((new+1)); done; done; '
-    'for d in /proc/[0-9]*; do p=${d#/proc/}; [ "$p" = "$k" ] && continue; '
-    f'{AGENT_ONLY}kill -KILL "$p" 2>/dev/null; done'
-)
-# KILL_SESSION ($1 = a session id): kill every process of that session.
-KILL_SESSION = (
-    'for d in /proc/[0-9]*; do line=; read -r line < "$d/stat" 2>/dev/null || continue; '
-    'set -- ${line##*) }; [ "$4" = "$K" ] && kill -KILL "${d#/proc/}" 2>/dev/null; done'
-)
-# WRAPPER ($1 = interpreter pid, $2 = agent uid, $3 = CPU seconds, then the argv to
-# run: DROP + sh -c command, or a supervisor in front of that), run as root: run the
-# argv under the CPU-time limit, sweep what it left, and print a trailer with the exit
-# status and the OOM counter before and after.
-WRAPPER = (
-    f'{_oom_read("o")}; k="$1"; u="$2"; t="$3"; shift 3; '
-    '(ulimit -S -t "$t" && ulimit -H -t "$((t + 2))" && exec "$@") </dev/null 2>&1; '
-    f'rc=$?; set -- "$k" "$u"; {SWEEP}; '
-    f'{_oom_read("n")}; printf \'\\n{MARK}%s %s %s\\n\' "$rc" "$o" "$n"'
-)
-#: after dropping to the agent uid, enter /workspace (root without CAP_DAC_* may not)
-CD_WORKSPACE = ("/bin/sh", "-c", f'cd {WORKSPACE} && exec "$@"', "mle-gym-cd")
 
 
 def client_from_env() -> Any:
@@ -147,159 +106,7 @@ def client_from_env() -> Any:
     return client
 
 
-def _hijacked_exec_start(client: Any, exec_id: str) -> tuple[socket.socket, bytes] | None:
-    """Start an exec over a connection we own: (socket, bytes already received), or None
-    for transports other than a unix socket or plain TCP.
-
-    docker-py's ``exec_start(socket=True)`` hands back the socket *behind* the HTTP
-    layer's read buffer, so stream bytes that arrived with the response headers are
-    lost (seen over TCP). Here the upgrade request is written and its response read by
-    hand, and whatever follows the headers is kept.
-    """
-    api = client.api
-    adapter = getattr(api, "_custom_adapter", None)
-    path = getattr(adapter, "socket_path", None)
-    if path:
-        sock = socket.socket(socket.AF_UNIX)
-        sock.settimeout(30)
-        sock.connect(path)
-        host = "docker"
-    elif api.base_url.startswith("http://"):
-        hostport = api.base_url[len("http://") :].rstrip("/")
-        name, _, port = hostport.rpartition(":")
-        sock = socket.create_connection((name or hostport, int(port or 2375)), timeout=30)
-        host = hostport
-    else:
-        return None
-    body = b'{"Detach": false, "Tty": false}'
-    request = (
-        f"POST /v{api._version}/exec/{exec_id}/start HTTP/1.1\r\nHost: {host}\r\n"
-        "Content-Type: application/json\r\nConnection: Upgrade\r\nUpgrade: tcp\r\n"
-        f"Content-Length: {len(body)}\r\n\r\n"
-    ).encode() + body
-    sock.sendall(request)
-    data = b""
-    while b"\r\n\r\n" not in data:
-        chunk = sock.recv(65536)
-        if not chunk:
-            sock.close()
-            raise SandboxError("the Docker engine closed the connection while starting a command")
-        data += chunk
-    head, _, rest = data.partition(b"\r\n\r\n")
-    status = head.split(b"\r\n", 1)[0].decode(errors="replace")
-    if " 101 " not in status and " 200 " not in status:
-        sock.close()
-        raise SandboxError(f"the Docker engine refused to start a command: {status}")
-    return sock, rest
-
-
-class _ExecStream:
-    """Reads docker's multiplexed exec/attach stream (8-byte frame headers) from a socket."""
-
-    def __init__(self, sock: Any, pending: bytes = b"") -> None:
-        self.raw: socket.socket = getattr(sock, "_sock", sock)
-        self._buf = bytearray(pending)
-        self._pos = 0
-
-    def _fill(self, n: int, deadline: float) -> bool:
-        """Make ``n`` unread bytes available; False at end of stream."""
-        while len(self._buf) - self._pos < n:
-            if self._pos > (1 << 20):
-                del self._buf[: self._pos]
-                self._pos = 0
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise TimeoutError
-            self.raw.settimeout(min(remaining, 1.0))
-            try:
-                chunk = self.raw.recv(1 << 18)
-            except TimeoutError:
-                continue
-            except OSError:
-                return False
-            if not chunk:
-                return False
-            self._buf += chunk
-        return True
-
-    def frame(self, deadline: float) -> tuple[int, bytes] | None:
-        """Next (stream id, payload), or None at end of stream."""
-        if not self._fill(8, deadline):
-            return None
-        p = self._pos
-        stream = self._buf[p]
-        (size,) = struct.unpack_from(">I", self._buf, p + 4)
-        if not self._fill(8 + size, deadline):
-            return None
-        p = self._pos
-        payload = bytes(self._buf[p + 8 : p + 8 + size])
-        self._pos = p + 8 + size
-        return stream, payload
-
-    def close(self) -> None:
-        with contextlib.suppress(OSError):
-            self.raw.shutdown(socket.SHUT_RDWR)
-        with contextlib.suppress(OSError):
-            self.raw.close()
-
-
-class DockerProcess(SpawnedProcess):
-    """A long-lived exec (the Python interpreter) with stdin attached."""
-
-    def __init__(self, sandbox: DockerSandbox, exec_id: str, stream: _ExecStream) -> None:
-        self.sandbox = sandbox
-        self.exec_id = exec_id
-        self.stream = stream
-        self._pending = b""
-        self._eof = False
-        self.sid: int | None = None
-
-    def write(self, data: bytes, deadline: float | None = None) -> None:
-        self.sandbox._check_not_frozen()
-        if self._eof:
-            raise BrokenPipeError("the process has ended")
-        remaining = 30.0 if deadline is None else deadline - time.monotonic()
-        if remaining <= 0:
-            raise TimeoutError("the process did not read its input before the deadline")
-        self.stream.raw.settimeout(remaining)  # sendall: the total time for all the data
-        self.stream.raw.sendall(data)
-
-    def read(self, n: int, deadline: float) -> bytes:
-        while not self._pending:
-            if self._eof:
-                return b""
-            frame = self.stream.frame(deadline)
-            if frame is None:
-                self._eof = True
-                return b""
-            kind, payload = frame
-            if kind == 1:
-                self._pending += payload
-            else:
-                log.debug("interpreter stderr: %r", payload[:500])
-        data, self._pending = self._pending[:n], self._pending[n:]
-        return data
-
-    def kill(self) -> None:
-        if self.sid and not self.sandbox.closed:
-            self.sandbox._kill_session(self.sid)
-            if self.sandbox._kernel_sid == self.sid:
-                self.sandbox._kernel_sid = 0
-        self.sid = None
-        self._eof = True
-        self.stream.close()
-
-    def exit_status(self) -> int | None:
-        try:
-            info = self.sandbox.client.api.exec_inspect(self.exec_id)
-        except Exception:
-            return None
-        if info.get("Running"):
-            return None
-        return info.get("ExitCode")
-
-
-class DockerSandbox(Sandbox):
+class DockerSandbox(DockerControl):
     """One container per episode (see module docstring)."""
 
     kind = "docker"
@@ -440,68 +247,6 @@ class DockerSandbox(Sandbox):
             *CD_WORKSPACE,
         ]
 
-    def _exec_socket(self, argv: list[str], *, stdin: bool = False) -> tuple[str, _ExecStream]:
-        """Start ``argv`` as root in the container (agent programs go through :meth:`_drop`)."""
-        api = self.client.api
-        created = api.exec_create(
-            self.container_id,
-            argv,
-            stdin=stdin,
-            stdout=True,
-            stderr=True,
-            user="0:0",
-            workdir="/",
-            environment=self._env,
-        )
-        hijacked = _hijacked_exec_start(self.client, created["Id"])
-        if hijacked is not None:
-            return created["Id"], _ExecStream(*hijacked)
-        return created["Id"], _ExecStream(api.exec_start(created["Id"], socket=True))
-
-    def _quick(self, argv: list[str], timeout_s: float = 30) -> bytes:
-        """Run a short helper command as root and return its output."""
-        _, stream = self._exec_socket(argv)
-        out = b""
-        deadline = time.monotonic() + timeout_s
-        try:
-            while (frame := stream.frame(deadline)) is not None:
-                out += frame[1]
-        except TimeoutError:
-            log.warning("helper command %s timed out", argv[:3])
-        finally:
-            stream.close()
-        return out
-
-    def _sweep(self) -> None:
-        """Kill every agent process but the interpreter, from the host through the
-        container's cgroup if the engine is local, else by a root exec.
-
-        If the agent has used up the pids limit, not even the exec could start, so
-        the limit is raised by a few processes for the sweep and then restored.
-        """
-        if self._host_sweep():
-            return
-        argv = ["sh", "-c", SWEEP, "sweep", str(self._kernel_sid), str(self.uid)]
-        try:
-            self._quick(argv)
-            return
-        except Exception as exc:
-            log.info("sweep could not start (%s); lifting the pids limit briefly", exc)
-        self._set_pids_limit(self.limits.pids + 8)
-        try:
-            self._quick(argv)
-        finally:
-            self._set_pids_limit(self.limits.pids)
-
-    def _set_pids_limit(self, limit: int) -> None:
-        api = self.client.api
-        url = api._url("/containers/{0}/update", self.container_id)
-        api._raise_for_status(api._post_json(url, data={"PidsLimit": limit}))
-
-    def _kill_session(self, sid: int) -> None:
-        with contextlib.suppress(Exception):
-            self._quick(["sh", "-c", f"K={int(sid)}; {KILL_SESSION}"])
-
     def exec(
         self, command: str, timeout_s: float, *, supervisor: Sequence[str] | None = None
     ) -> ExecResult:
@@ -604,147 +349,15 @@ class DockerSandbox(Sandbox):
         ]
         exec_id, stream = self._exec_socket(launcher, stdin=True)
         proc = DockerProcess(self, exec_id, stream)
-        deadline = time.monotonic() + 30
-        frame = proc.stream.frame(deadline)
-        first = frame[1].split(b"\n", 1)[0].strip() if frame and frame[0] == 2 else b""
+        first = _launcher_pid(proc, time.monotonic() + 30)
         if not first.isdigit():
             proc.kill()
-            said = frame[1][:200] if frame else b"nothing"
-            raise SandboxError(f"could not start {argv[0]!r} in the container (it said {said!r})")
+            raise SandboxError(f"could not start {argv[0]!r} in the container (it said {first!r})")
         proc.sid = int(first)
         self._kernel_sid = proc.sid
         self._kernel_host = None
         self._spawned.append(proc)
         return proc
-
-    # -- freezing and sweeping from the host ---------------------------------------------------
-
-    def _groups(self) -> dict[str, Path]:
-        """The container's cgroup v1 folders on this host (freezer, pids), found through
-        its main process's ``/proc/<pid>/cgroup``; empty if the engine is not local, or
-        if container uids are not host uids (user-namespace remapping: the host-side
-        sweep tells agent processes by their host uid)."""
-        if self._host_groups is not None:
-            return self._host_groups
-        groups: dict[str, Path] = {}
-        try:
-            pid = int(self.client.api.inspect_container(self.container_id)["State"]["Pid"])
-            main = hostprocs.info(pid)
-            if main is None or main.uid != 0 or os.geteuid() != 0:
-                raise LookupError("not a local, unremapped engine seen by root")
-            with open(f"/proc/{pid}/cgroup") as f:
-                lines = f.read().splitlines()
-        except Exception:
-            lines = []
-        for line in lines:
-            _, ctrls, path = line.split(":", 2)
-            for ctrl in ("freezer", "pids"):
-                if ctrl in ctrls.split(",") and self.container_id in path:
-                    folder = cgroups.ROOT / ctrl / path.lstrip("/")
-                    if (folder / "cgroup.procs").is_file():
-                        groups[ctrl] = folder
-        self._host_groups = groups
-        return groups
-
-    def _host_procs(self) -> list[int] | None:
-        """Host pids of the container's processes, or None if not visible from here."""
-        group = self._groups().get("pids")
-        if group is None:
-            return None
-        try:
-            with open(group / "cgroup.procs", "rb") as f:
-                return [int(p) for p in f.read().split()]
-        except (OSError, ValueError):
-            return None
-
-    def _kernel_key(self, pids: list[int]) -> tuple[int, int] | None:
-        """(host pid, start time) of the interpreter, if one runs."""
-        if not self._kernel_sid:
-            return None
-        known = self._kernel_host
-        if known is not None:
-            now = hostprocs.info(known.pid)
-            if now is not None and now.start == known.start:
-                return (known.pid, known.start)
-            self._kernel_host = None
-        for pid in pids:
-            if hostprocs.innermost_pid(pid) == self._kernel_sid:
-                found = hostprocs.info(pid)
-                if found is not None and found.uid == self.uid:
-                    self._kernel_host = found
-                    return (found.pid, found.start)
-        return None
-
-    def _host_strays(self, pids: list[int]) -> list[int]:
-        keep = self._kernel_key(pids)
-        strays = []
-        for pid in pids:
-            p = hostprocs.info(pid)
-            if p is None or p.uid != self.uid or (p.pid, p.start) == keep:
-                continue
-            strays.append(pid)
-        return strays
-
-    def _host_sweep(self) -> bool:
-        """Kill every agent process but the interpreter from the host: freeze the
-        container's cgroup, SIGKILL, thaw, wait. False if the cgroup is not visible."""
-        pids = self._host_procs()
-        if pids is None:
-            return False
-        if not self._host_strays(pids):
-            return True
-        freezer = self._groups().get("freezer")
-        killed: set[int] = set()
-        for _ in range(20):
-            frozen = freezer is not None and cgroups.freeze_group(freezer)
-            try:
-                strays = self._host_strays(self._host_procs() or [])
-                hostprocs.kill_all(strays)
-                killed.update(strays)
-            finally:
-                if frozen and freezer is not None:
-                    cgroups.thaw_group(freezer)
-            if frozen or not strays:
-                break
-        left = hostprocs.wait_gone(killed, SWEEP_WAIT_S)
-        if left:
-            log.warning("host-side sweep left %s", left)
-            return False
-        return True
-
-    def sweep_leftovers(self) -> None:
-        """Kill every agent process but the interpreter: from the host (a read of the
-        container's ``cgroup.procs`` and a ``stat`` per process when there is nothing to
-        kill), or by a root exec of :data:`SWEEP` on a remote engine."""
-        if self.closed or self.is_frozen:
-            return
-        self._sweep()
-
-    def _freeze(self) -> None:
-        """Freeze the container's cgroup from the host; else ``docker pause``; else kill
-        every agent process (the interpreter too)."""
-        freezer = self._groups().get("freezer")
-        if freezer is not None and cgroups.freeze_group(freezer):
-            return
-        try:
-            self.client.api.pause(self.container_id)
-            self._paused = True
-            return
-        except Exception as exc:
-            log.warning("cannot freeze the container (%s); killing agent processes", exc)
-        for proc in list(self._spawned):
-            proc.kill()
-        self._quick(["sh", "-c", SWEEP, "sweep", "0", str(self.uid)])
-
-    def _thaw(self) -> None:
-        if self._paused:
-            self._paused = False
-            with contextlib.suppress(Exception):
-                self.client.api.unpause(self.container_id)
-            return
-        freezer = self._groups().get("freezer")
-        if freezer is not None:
-            cgroups.thaw_group(freezer)
 
     @property
     def oom_counter_cheap(self) -> bool:
@@ -786,6 +399,28 @@ class DockerSandbox(Sandbox):
             self._stdin = None
 
 
+#: stdout a spawned program may write before its launcher's pid line is seen
+_MAX_EARLY_STDOUT = 1 << 20
+
+
+def _launcher_pid(proc: DockerProcess, deadline: float) -> bytes:
+    """The first stderr line of a spawned exec (its launcher's pid; anything else means the
+    launch failed). The daemon forwards stdout and stderr from separate pipes, so the
+    program's first stdout can arrive before that line: it is kept for ``proc.read``."""
+    early = b""
+    while len(early) <= _MAX_EARLY_STDOUT:
+        frame = proc.stream.frame(deadline)
+        if frame is None:
+            return early[:200] or b"nothing"
+        kind, payload = frame
+        if kind != 2:
+            early += payload
+            continue
+        proc._pending = early
+        return payload.split(b"\n", 1)[0].strip()[:200]
+    return early[:200]
+
+
 def _chown_tree(root: Path, uid: int, gid: int) -> None:
     hostfs.chown_tree(root, uid, gid, exclude_top=("data",))  # no link followed
 
@@ -815,3 +450,21 @@ def gc_containers(client: Any = None, *, all_hosts: bool = False) -> list[str]:
                 c.remove(force=True)
                 removed.append(c.id)
     return removed
+
+
+__all__ = [
+    "AGENT_ONLY",
+    "CD_WORKSPACE",
+    "CONTAINER_CAPS",
+    "KILL_SESSION",
+    "LABEL",
+    "MARK",
+    "OOM_COUNT",
+    "SWEEP",
+    "SWEEP_WAIT_S",
+    "WRAPPER",
+    "DockerProcess",
+    "DockerSandbox",
+    "client_from_env",
+    "gc_containers",
+]

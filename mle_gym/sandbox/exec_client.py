@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from mle_gym.sandbox import spawner
-from mle_gym.sandbox.process import OutputCapture, kill_group
+from mle_gym.sandbox.process import OutputCapture, ProcessOutcome, kill_group, read_chunk
 
 SERVER_SOURCE = Path(__file__).with_name("exec_server.py").read_text(encoding="utf-8")
 START_TIMEOUT_S = 60.0
@@ -48,17 +48,10 @@ class ServerDied(Exception):
 
 
 @dataclass(frozen=True)
-class CommandOutcome:
+class CommandOutcome(ProcessOutcome):
     """How one command ended; ``returncode`` is None if we killed it (timeout, output cap)
     or the server died while it ran (``server_died``)."""
 
-    returncode: int | None
-    head: bytes
-    tail: bytes
-    total: int
-    duration_s: float
-    timed_out: bool
-    output_limited: bool
     server_died: bool = False
 
 
@@ -300,16 +293,10 @@ class _Run:
         with selectors.DefaultSelector() as sel:
             sel.register(fd, selectors.EVENT_READ)
             while True:
-                remaining = self.deadline - time.monotonic()
-                if remaining <= 0:
+                chunk = read_chunk(sel, fd, self.deadline)
+                if chunk is None:
                     if self._expire():
                         return
-                    continue
-                if not sel.select(timeout=min(remaining, 0.5)):
-                    continue
-                try:
-                    chunk = os.read(fd, 1 << 16)
-                except BlockingIOError:
                     continue
                 if not chunk:
                     return

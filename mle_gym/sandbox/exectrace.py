@@ -58,7 +58,6 @@ from typing import Any
 
 MARK = "@@mle_gym_exectrace@@"
 VERSION = 1
-MAX_CONFIG_BYTES = 1 << 20
 MAX_ARGV_BYTES = 8192
 MAX_RECORDS = 4096
 MAX_ENV_VALUE = 1024

@@ -75,6 +75,18 @@ def alive(pid: int) -> bool:
     return p is not None and p.state not in ("Z", "X")
 
 
+def pid_exists(pid: int) -> bool:
+    """True if a process ``pid`` exists, a zombie or one we may not signal included
+    (``kill(pid, 0)``; unlike :func:`alive`, it does not read ``/proc``)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def kill_all(pids: Iterable[int]) -> None:
     """SIGKILL each pid (ignore those already gone)."""
     for pid in pids:

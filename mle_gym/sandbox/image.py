@@ -275,39 +275,10 @@ def build_rootfs(root: Path, dists: list[md.Distribution], extra: Path | None = 
     stdlib = Path(base) / "lib" / pyver
     fs.copy_tree(stdlib, str(stdlib), skip=STDLIB_SKIP)
 
-    site = root / VENV.lstrip("/") / "lib" / pyver / "site-packages"
-    site.mkdir(parents=True)
-    bin_dir = root / VENV.lstrip("/") / "bin"
-    bin_dir.mkdir()
-    (bin_dir / "python").symlink_to(interpreter)
-    for alias in ("python3", pyver):
-        (bin_dir / alias).symlink_to("python")
-    (root / VENV.lstrip("/") / "pyvenv.cfg").write_text(
-        f"home = {os.path.dirname(interpreter)}\ninclude-system-site-packages = false\n"
-        f"version = {sys.version.split()[0]}\n"
-    )
-    for dist in dists:
-        for rel in dist.files or []:
-            if ".." in Path(str(rel)).parts or str(rel).endswith(".pyc"):
-                continue
-            src = Path(str(dist.locate_file(rel)))
-            if not src.is_file():
-                continue
-            dest = site / str(rel)
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(src, dest)
-            if src.name.endswith(".so") or ".so." in src.name:
-                fs.elf.add(str(src))
+    site, bin_dir = _make_venv(root, interpreter, pyver)
+    _copy_dists(fs, site, dists)
     if extra is not None and extra.is_dir():
-        site_abs = f"{VENV}/lib/{pyver}/site-packages"
-        for entry in sorted(extra.iterdir()):
-            if entry.name == "bin" and entry.is_dir():
-                for script in entry.iterdir():
-                    _copy_script(script, bin_dir / script.name)
-            elif entry.is_dir():
-                fs.copy_tree(entry, f"{site_abs}/{entry.name}")
-            else:
-                shutil.copy2(entry, site / entry.name, follow_symlinks=False)
+        _merge_extra(fs, extra, site, bin_dir, pyver)
 
     for tool in SHELL_TOOLS:
         found = shutil.which(tool, path="/usr/bin:/bin:/usr/sbin:/sbin")
@@ -326,7 +297,70 @@ def build_rootfs(root: Path, dists: list[md.Distribution], extra: Path | None = 
     if os.path.isdir("/usr/lib/locale/C.utf8"):
         fs.copy_tree(Path("/usr/lib/locale/C.utf8"), "/usr/lib/locale/C.utf8")
 
-    etc = root / "etc"
+    _write_etc(root / "etc")
+    for d in ("tmp", "proc", "sys", "dev", "sbin", "workspace", "workspace/data", "root"):
+        (root / d).mkdir(parents=True, exist_ok=True)
+    for top in ("bin", "lib", "lib64"):
+        host_top = f"/{top}"
+        if os.path.islink(host_top) and not (root / top).exists():
+            (root / top).symlink_to(os.readlink(host_top))
+    os.chmod(root / "tmp", 0o1777)
+    os.chmod(root / "root", 0o755)  # the interpreter may live under /root (pyenv)
+    os.chown(root / "workspace", AGENT_UID, AGENT_UID)
+    _make_readable(root)
+
+
+def _make_venv(root: Path, interpreter: str, pyver: str) -> tuple[Path, Path]:
+    """The image's venv at :data:`VENV` under ``root``, its python linked to the host's
+    ``interpreter``: (its site-packages folder, its bin folder)."""
+    site = root / VENV.lstrip("/") / "lib" / pyver / "site-packages"
+    site.mkdir(parents=True)
+    bin_dir = root / VENV.lstrip("/") / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "python").symlink_to(interpreter)
+    for alias in ("python3", pyver):
+        (bin_dir / alias).symlink_to("python")
+    (root / VENV.lstrip("/") / "pyvenv.cfg").write_text(
+        f"home = {os.path.dirname(interpreter)}\ninclude-system-site-packages = false\n"
+        f"version = {sys.version.split()[0]}\n"
+    )
+    return site, bin_dir
+
+
+def _copy_dists(fs: _RootFS, site: Path, dists: list[md.Distribution]) -> None:
+    """Copy the files of ``dists`` (no ``.pyc``, nothing outside them) into ``site``;
+    their shared objects are noted in ``fs.elf``."""
+    for dist in dists:
+        for rel in dist.files or []:
+            if ".." in Path(str(rel)).parts or str(rel).endswith(".pyc"):
+                continue
+            src = Path(str(dist.locate_file(rel)))
+            if not src.is_file():
+                continue
+            dest = site / str(rel)
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest)
+            if src.name.endswith(".so") or ".so." in src.name:
+                fs.elf.add(str(src))
+
+
+def _merge_extra(fs: _RootFS, extra: Path, site: Path, bin_dir: Path, pyver: str) -> None:
+    """Merge a ``pip install --target`` folder into ``site`` (its ``bin/`` into
+    ``bin_dir``, shebangs pointed at the venv)."""
+    site_abs = f"{VENV}/lib/{pyver}/site-packages"
+    for entry in sorted(extra.iterdir()):
+        if entry.name == "bin" and entry.is_dir():
+            for script in entry.iterdir():
+                _copy_script(script, bin_dir / script.name)
+        elif entry.is_dir():
+            fs.copy_tree(entry, f"{site_abs}/{entry.name}")
+        else:
+            shutil.copy2(entry, site / entry.name, follow_symlinks=False)
+
+
+def _write_etc(etc: Path) -> None:
+    """The image's ``/etc``: users root, agent (:data:`AGENT_UID`) and nobody, local
+    hosts and name lookup from files only, the host's ``ld.so.cache``."""
     etc.mkdir(exist_ok=True)
     (etc / "passwd").write_text(
         "root:x:0:0:root:/root:/bin/sh\n"
@@ -338,16 +372,6 @@ def build_rootfs(root: Path, dists: list[md.Distribution], extra: Path | None = 
     (etc / "nsswitch.conf").write_text("passwd: files\ngroup: files\nhosts: files\n")
     if os.path.isfile("/etc/ld.so.cache"):
         shutil.copy2("/etc/ld.so.cache", etc / "ld.so.cache")
-    for d in ("tmp", "proc", "sys", "dev", "sbin", "workspace", "workspace/data", "root"):
-        (root / d).mkdir(parents=True, exist_ok=True)
-    for top in ("bin", "lib", "lib64"):
-        host_top = f"/{top}"
-        if os.path.islink(host_top) and not (root / top).exists():
-            (root / top).symlink_to(os.readlink(host_top))
-    os.chmod(root / "tmp", 0o1777)
-    os.chmod(root / "root", 0o755)  # the interpreter may live under /root (pyenv)
-    os.chown(root / "workspace", AGENT_UID, AGENT_UID)
-    _make_readable(root)
 
 
 def _copy_script(src: Path, dest: Path) -> None:

@@ -40,6 +40,8 @@ subprocess). ``/tmp`` lasts for the episode, as in the docker backend. If the
 server dies (or a timed-out command cannot be stopped), the sandbox is killed
 and the next command starts a fresh one. The persistent Python interpreter
 (``spawn``) runs in a sandbox of its own with the same isolation and limits.
+
+Freezing and sweeping from the host are in :mod:`~mle_gym.sandbox.local_control`.
 """
 
 from __future__ import annotations
@@ -62,7 +64,6 @@ from mle_gym.sandbox.base import (
     DATA_DIR,
     WORKSPACE,
     ExecResult,
-    Sandbox,
     SandboxError,
     SandboxLimits,
     SandboxUnavailable,
@@ -70,6 +71,7 @@ from mle_gym.sandbox.base import (
     check_supervisor,
 )
 from mle_gym.sandbox.exec_client import SERVER_SOURCE, CommandOutcome, ExecServer, ServerDied
+from mle_gym.sandbox.local_control import SWEEP_WAIT_S, LocalControl
 from mle_gym.sandbox.process import LocalProcess, run_captured
 from mle_gym.sandbox.runtime import ETC_DIRS, ETC_FILES, TOP_LEVEL_LINKS, Runtime, detect_runtime
 from mle_gym.sandbox.uids import UidLease
@@ -79,7 +81,6 @@ log = logging.getLogger(__name__)
 #: capabilities of a supervisor (``exec(..., supervisor=...)``): tracing the command,
 #: and what the argv dropping to the sandbox uid needs
 SUPERVISOR_CAPS = ("CAP_SYS_PTRACE", "CAP_SETUID", "CAP_SETGID", "CAP_SETPCAP")
-SWEEP_WAIT_S = 5.0
 #: after dropping to the sandbox uid, enter /workspace (root without CAP_DAC_* may not)
 CD_WORKSPACE = ("/bin/sh", "-c", f'cd {WORKSPACE} && exec "$@"', "mle-gym-cd")
 
@@ -106,7 +107,7 @@ def _parents(target: str) -> list[str]:
     return ["/" + "/".join(parts[: i + 1]) for i in range(len(parts))]
 
 
-class LocalSandbox(Sandbox):
+class LocalSandbox(LocalControl):
     """bubblewrap backend; see the module docstring."""
 
     kind = "local"
@@ -463,112 +464,6 @@ class LocalSandbox(Sandbox):
         self._spawned.append(spawned)
         return spawned
 
-    # -- freezing and sweeping ---------------------------------------------------------------
-
-    def _freeze(self) -> None:
-        """Freeze the episode's freezer cgroup; if impossible, kill every agent process."""
-        if self._cgroups is not None and self._cgroups.freeze():
-            return
-        log.warning("cannot freeze the local sandbox; killing its processes instead")
-        self._kill_agent_processes()
-
-    def _thaw(self) -> None:
-        if self._cgroups is not None:
-            self._cgroups.thaw()
-
-    def _kill_agent_processes(self) -> None:
-        """Kill the command server, the interpreters and everything they started."""
-        for spawned in self._spawned:
-            spawned.kill()
-        self._spawned.clear()
-        self._anchors.clear()
-        if self._server is not None:
-            self._server.kill()
-        if self._cgroups is not None:
-            self._cgroups.kill_all()
-
-    def _interpreter_anchor(self, spawned: LocalProcess) -> hostprocs.ProcInfo | None:
-        """The host process of a spawned program: bwrap (``spawned.proc``) starts the
-        namespace's init, whose first child (pid 2 inside) is the program."""
-        outer = spawned.proc.pid
-        known = self._anchors.get(outer)
-        if known is not None:
-            return known
-        for init in hostprocs.children(outer):
-            for pid in hostprocs.children(init):
-                if hostprocs.innermost_pid(pid) == 2:
-                    found = hostprocs.info(pid)
-                    if found is not None and found.uid == self.uid:
-                        self._anchors[outer] = found
-                        return found
-        return None
-
-    def _spared(self) -> set[tuple[int, int]]:
-        """(pid, start time) of the agent-uid processes a sweep must not kill: the
-        command server (PID 1 of the exec sandbox) and the live interpreters."""
-        keep: set[tuple[int, int]] = set()
-        if self._server is not None:
-            # PID 1 of the exec sandbox is bwrap's child (``--as-pid-1``); it may still be
-            # starting (its pid not reported yet), so it is found as that child.
-            for pid in hostprocs.children(self._server.proc.pid):
-                server = hostprocs.info(pid)
-                if server is not None:
-                    keep.add((server.pid, server.start))
-        live = []
-        for spawned in self._spawned:
-            if spawned.proc.poll() is not None:
-                self._anchors.pop(spawned.proc.pid, None)
-                continue
-            live.append(spawned)
-            anchor = self._interpreter_anchor(spawned)
-            if anchor is not None:
-                keep.add((anchor.pid, anchor.start))
-        self._spawned = live
-        return keep
-
-    def _strays(self, keep: set[tuple[int, int]]) -> list[int]:
-        """Agent-uid processes of the episode's cgroup that are not spared."""
-        assert self._cgroups is not None
-        strays = []
-        for pid in self._cgroups.procs():
-            p = hostprocs.info(pid)
-            if p is None or p.uid != self.uid or (p.pid, p.start) in keep:
-                continue
-            strays.append(pid)
-        return strays
-
-    def sweep_leftovers(self) -> None:
-        """Kill every process of the sandbox uid in the episode's cgroup except the
-        interpreters (``spawn``) and the command server, from the host: the cgroup is
-        frozen while the processes are listed and killed, so none can fork away.
-
-        Costs one read of ``cgroup.procs`` and a ``stat`` per process when there is
-        nothing to kill. Without cgroups (a non-root host) it does nothing: commands
-        are still swept by their sandbox's PID 1.
-        """
-        if self.closed or self._cgroups is None or self.is_frozen:
-            return
-        with self._exec_lock:
-            keep = self._spared()
-            if not self._strays(keep):
-                return
-            killed: set[int] = set()
-            for _ in range(20):
-                frozen = self._cgroups.freeze()
-                try:
-                    strays = self._strays(keep)
-                    hostprocs.kill_all(strays)
-                    killed.update(strays)
-                finally:
-                    if frozen:
-                        self._cgroups.thaw()
-                if frozen or not strays:
-                    break
-            left = hostprocs.wait_gone(killed, SWEEP_WAIT_S)
-            if left or self._strays(keep):
-                log.warning("sweep left processes %s; killing the sandbox", left)
-                self._kill_agent_processes()
-
     def oom_kills(self) -> int | None:
         return self._cgroups.oom_kills() if self._cgroups is not None else None
 
@@ -625,3 +520,13 @@ def _count_user_processes() -> int:
             except OSError:
                 continue
     return count
+
+
+__all__ = [
+    "CD_WORKSPACE",
+    "INSTALL_HINT",
+    "SUPERVISOR_CAPS",
+    "SWEEP_WAIT_S",
+    "LocalSandbox",
+    "find_tool",
+]

@@ -66,6 +66,22 @@ class ProcessOutcome:
     output_limited: bool
 
 
+def read_chunk(sel: selectors.BaseSelector, fd: int, deadline: float) -> bytes | None:
+    """The next chunk (at most 64 KiB) of the non-blocking ``fd`` registered in ``sel``:
+    ``b""`` at end of file, None once the ``time.monotonic()`` ``deadline`` has passed
+    before anything could be read."""
+    while True:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return None
+        if not sel.select(timeout=min(remaining, 0.5)):
+            continue
+        try:
+            return os.read(fd, 1 << 16)
+        except BlockingIOError:
+            continue
+
+
 def kill_group(pid: int) -> None:
     """SIGKILL the process group led by ``pid`` (ignore if already gone)."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -105,16 +121,10 @@ def run_captured(
     with selectors.DefaultSelector() as sel:
         sel.register(fd, selectors.EVENT_READ)
         while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
+            chunk = read_chunk(sel, fd, deadline)
+            if chunk is None:
                 timed_out = True
                 break
-            if not sel.select(timeout=min(remaining, 0.5)):
-                continue
-            try:
-                chunk = os.read(fd, 1 << 16)
-            except BlockingIOError:
-                continue
             if not chunk:
                 break
             capture.feed(chunk)

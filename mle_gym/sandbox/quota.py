@@ -90,11 +90,6 @@ class WorkspaceVolume:
             (mountpoint / "lost+found").rmdir()
         return vol
 
-    def usage_mb(self) -> float:
-        """Megabytes used on the volume."""
-        st = os.statvfs(self.mountpoint)
-        return (st.f_blocks - st.f_bfree) * st.f_frsize / 2**20
-
     def unmount(self) -> None:
         """Unmount and delete the image (idempotent)."""
         if self.mounted:

@@ -27,6 +27,7 @@ import posixpath
 import stat
 import threading
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -71,12 +72,7 @@ class SandboxFS:
 
     def resolve(self, path: str, *, follow_last: bool = True, must_exist: bool = True) -> Resolved:
         """Resolve ``path`` as the agent sees it; raise FsError if it is not reachable."""
-        if not isinstance(path, str) or not path.strip():
-            raise FsError("path must be a non-empty string")
-        if "\x00" in path:
-            raise FsError("path contains a NUL byte")
-        if len(path) > 4096:
-            raise FsError("path is longer than 4096 characters")
+        _check_path_text(path)
         full = path if path.startswith("/") else f"{WORKSPACE}/{path}"
         queue: deque[str] = deque(full.split("/"))
         stack: list[str] = []
@@ -97,33 +93,18 @@ class SandboxFS:
                     continue
                 raise FsError(f"{path}: no such file or directory in the sandbox")
             _, host = mapped
-            try:
-                st = os.lstat(host)
-            except FileNotFoundError:
-                if must_exist:
-                    raise FsError(f"{path}: no such file or directory") from None
+            st = _lstat(host, path, must_exist)
+            if st is None:
                 # Creating: the rest of the path does not exist yet; take it literally.
                 stack.append(part)
-                for rest in queue:
-                    if rest == "..":
-                        if stack:
-                            stack.pop()
-                    elif rest not in ("", "."):
-                        stack.append(rest)
+                _append_literally(stack, queue)
                 break
-            except NotADirectoryError:
-                raise FsError(f"{path}: not a directory") from None
-            except OSError as exc:
-                raise FsError(f"{path}: {exc.strerror}") from None
             last = not any(p not in ("", ".") for p in queue)
             if stat.S_ISLNK(st.st_mode) and (follow_last or not last):
                 hops += 1
                 if hops > MAX_SYMLINK_HOPS:
                     raise FsError(f"{path}: too many levels of symbolic links")
-                try:
-                    target = os.readlink(host)
-                except OSError:  # replaced by a process in the sandbox since the lstat
-                    raise FsError(f"{path}: changed while being read") from None
+                target = _read_link(host, path)
                 if target.startswith("/"):
                     stack = []
                 queue.extendleft(reversed(target.split("/")))
@@ -287,12 +268,8 @@ class SandboxFS:
                     vchild = f"{vdir.rstrip('/')}/{name}"
                     rchild = f"{rel}{name}"
                     child_mount = next((m for m in self.mounts if m.target == vchild), None)
-                    try:
-                        if child_mount is not None:
-                            st = os.stat(child_mount.host)
-                        else:
-                            st = os.stat(name, dir_fd=dfd, follow_symlinks=False)
-                    except OSError:
+                    st = _stat_child(dfd, name, child_mount)
+                    if st is None:
                         continue
                     if stat.S_ISLNK(st.st_mode):
                         try:
@@ -306,14 +283,9 @@ class SandboxFS:
                         ro = "" if owner is not None and owner.writable else "  (read-only)"
                         lines.append(f"{rchild}/{ro}")
                         if level < depth:
-                            try:
-                                if child_mount is not None:
-                                    cfd = self._open_dir(self.resolve(vchild))
-                                else:
-                                    cfd = os.open(name, _DIR_FLAGS, dir_fd=dfd)
-                            except (OSError, FsError):
-                                continue
-                            queue.append((vchild, rchild + "/", level + 1, cfd))
+                            cfd = self._open_child_dir(dfd, name, vchild, child_mount)
+                            if cfd is not None:
+                                queue.append((vchild, rchild + "/", level + 1, cfd))
                     else:
                         lines.append(f"{rchild}  {_human(st.st_size)}")
                 os.close(dfd)
@@ -321,6 +293,73 @@ class SandboxFS:
             for item in queue:
                 os.close(item[3])
         return lines, False
+
+    def _open_child_dir(
+        self, dfd: int, name: str, vchild: str, child_mount: Mount | None
+    ) -> int | None:
+        """A new fd of the folder ``name`` in ``dfd`` (a mount's root through its mount),
+        or None if it cannot be opened (no link followed)."""
+        try:
+            if child_mount is not None:
+                return self._open_dir(self.resolve(vchild))
+            return os.open(name, _DIR_FLAGS, dir_fd=dfd)
+        except (OSError, FsError):
+            return None
+
+
+def _check_path_text(path: object) -> None:
+    """FsError unless ``path`` is a non-blank string without NUL of at most 4096 chars."""
+    if not isinstance(path, str) or not path.strip():
+        raise FsError("path must be a non-empty string")
+    if "\x00" in path:
+        raise FsError("path contains a NUL byte")
+    if len(path) > 4096:
+        raise FsError("path is longer than 4096 characters")
+
+
+def _lstat(host: Path, path: str, must_exist: bool) -> os.stat_result | None:
+    """``lstat`` of ``host``; None if it is missing and need not exist, else FsError
+    naming the agent's ``path``."""
+    try:
+        return os.lstat(host)
+    except FileNotFoundError:
+        if must_exist:
+            raise FsError(f"{path}: no such file or directory") from None
+        return None
+    except NotADirectoryError:
+        raise FsError(f"{path}: not a directory") from None
+    except OSError as exc:
+        raise FsError(f"{path}: {exc.strerror}") from None
+
+
+def _append_literally(stack: list[str], rest: Iterable[str]) -> None:
+    """Append the components ``rest`` to ``stack`` as written (``..`` pops one, ``""`` and
+    ``.`` are skipped): for a path being created, whose rest does not exist yet."""
+    for part in rest:
+        if part == "..":
+            if stack:
+                stack.pop()
+        elif part not in ("", "."):
+            stack.append(part)
+
+
+def _read_link(host: Path, path: str) -> str:
+    """The target of the link ``host``; FsError if it changed since it was seen."""
+    try:
+        return os.readlink(host)
+    except OSError:  # replaced by a process in the sandbox since the lstat
+        raise FsError(f"{path}: changed while being read") from None
+
+
+def _stat_child(dfd: int, name: str, child_mount: Mount | None) -> os.stat_result | None:
+    """The ``stat`` of the entry ``name`` of ``dfd`` (no link followed) or, for a mount
+    point, of the mount's root; None if it is gone."""
+    try:
+        if child_mount is not None:
+            return os.stat(child_mount.host)
+        return os.stat(name, dir_fd=dfd, follow_symlinks=False)
+    except OSError:
+        return None
 
 
 def _human(n: int) -> str:

@@ -142,6 +142,16 @@ def check_size(text: str | bytes, what: str = "action") -> None:
         )
 
 
+def decode_action(action: bytes) -> str:
+    """An action given as bytes, as text: size-checked (:func:`check_size`) and decoded
+    as UTF-8; ActionError if it is too long or not valid UTF-8."""
+    check_size(action)
+    try:
+        return action.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ActionError("action bytes are not valid UTF-8") from None
+
+
 def tool_call_blocks(text: str, most: int = 2) -> list[str]:
     """The bodies of the first ``most`` ``<tool_call>...</tool_call>`` blocks of ``text``,
     white space around each body removed.
@@ -205,11 +215,7 @@ def parse_action(action: Any) -> ToolCall:
     if isinstance(action, ToolCall):
         return action
     if isinstance(action, bytes):
-        check_size(action)
-        try:
-            action = action.decode("utf-8")
-        except UnicodeDecodeError:
-            raise ActionError("action bytes are not valid UTF-8") from None
+        action = decode_action(action)
     try:
         if isinstance(action, str):
             check_size(action)

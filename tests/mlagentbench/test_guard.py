@@ -20,7 +20,7 @@ from mle_gym.families.mlagentbench.guard import (
     sign,
     timed_run,
 )
-from mle_gym.families.mlagentbench.runner import SandboxRunner
+from mle_gym.families.mlagentbench.sandbox_runner import SandboxRunner
 from mle_gym.sandbox.base import Sandbox
 from mle_gym.tasks import Limits
 

@@ -14,7 +14,7 @@ from mlab_rawdata import arxiv_zip, feedback_train, parkinsons_zip, write_zip
 import mle_gym  # noqa: F401  (registers the env ids)
 from mle_gym.cli import main as cli
 from mle_gym.families.mlagentbench.evaluation import EvalJob, EvaluationFailed, run_evaluator
-from mle_gym.families.mlagentbench.runner import SandboxRunner
+from mle_gym.families.mlagentbench.sandbox_runner import SandboxRunner
 from mle_gym.tasks import get_task
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from mle_gym.evaluation.config import RunConfig
-from mle_gym.evaluation.report import episode_outcome, task_info
+from mle_gym.evaluation.run_report import episode_outcome, task_info
 
 ENV = "MLAgentBench/vectorization-v0"
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from mle_gym.evaluation.report import pass_at_k_stats
+from mle_gym.evaluation.run_report import pass_at_k_stats
 
 
 def row(env: str, example: int, passed: bool, status: str = "done") -> dict[str, object]:

@@ -1,9 +1,16 @@
-"""The MLE-bench catalog as a whole: 82 registered ids, figures, metrics, graders, data paths."""
+"""The MLE-bench catalog as a whole: 82 registered ids, figures, metrics, graders, data paths.
+
+Each competition's figures are written once, in its folder's reference.json;
+`scripts/generate_mlebench_tasks.py` writes them into task.yaml and the table in
+`scripts/mlebench_reference/`, and the tests here check both are in sync.
+"""
 
 from __future__ import annotations
 
 import csv
+import io
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -15,16 +22,13 @@ import pytest
 import mle_gym
 from mle_gym.agents import make_agent
 from mle_gym.data.store import DataNotPrepared
+from mle_gym.episode_runner import run_episode
 from mle_gym.grading.metrics import get_metric
-from mle_gym.runner import run_episode
 from mle_gym.tasks import TaskError, all_tasks, evaluation_set, get_task, task_errors
 
 REPO = Path(__file__).resolve().parents[2]
-REFERENCE = REPO / "scripts" / "mlebench_reference"
-ROWS = list(csv.DictReader((REFERENCE / "mlebench_competitions.csv").open()))
-QUANTILES = json.loads((REFERENCE / "mlebench_leaderboard_quantiles.json").read_text())
-IDS = [r["competition_id"] for r in ROWS]
-LITE_AND_DEV = [r["competition_id"] for r in ROWS if r["split"] in ("low", "dev")]
+TABLE = REPO / "scripts" / "mlebench_reference"
+MLEBENCH_TASKS = REPO / "task_assets" / "mlebench"
 
 
 def _generator() -> Any:
@@ -37,6 +41,15 @@ def _generator() -> Any:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+GENERATOR = _generator()
+# The figures as each task folder's reference.json gives them (the table is generated from them)
+FIGURES = [GENERATOR.read_reference(f) for f in GENERATOR.reference_folders(MLEBENCH_TASKS)]
+ROWS = [row for row, _ in FIGURES]
+QUANTILES = {row["competition_id"]: q for row, q in FIGURES if q is not None}
+IDS = [r["competition_id"] for r in ROWS]
+LITE_AND_DEV = [r["competition_id"] for r in ROWS if r["split"] in ("low", "dev")]
 
 
 WITH_REPLICA = sorted(
@@ -61,7 +74,7 @@ def test_task_figures_match_the_reference(row: dict[str, str]) -> None:
     spec = get_task(f"MLEBench/{row['competition_id']}-v0")
     assert spec.split == row["split"]
     assert spec.metric == row["metric"]
-    fix = _generator().CORRECTIONS.get(row["competition_id"], {})
+    fix = GENERATOR.CORRECTIONS.get(row["competition_id"], {})
     assert spec.lower_is_better == fix.get("lower_is_better", row["lower_is_better"] == "True")
     if row["gold"]:
         lb = spec.leaderboard
@@ -77,13 +90,47 @@ def test_task_figures_match_the_reference(row: dict[str, str]) -> None:
         assert spec.leaderboard is None
 
 
-def test_generated_sections_are_in_sync() -> None:
+def test_generated_sections_and_reference_table_are_in_sync() -> None:
+    """task.yaml's generated sections and scripts/mlebench_reference/ match the folders."""
     done = subprocess.run(
         [sys.executable, str(REPO / "scripts" / "generate_mlebench_tasks.py"), "--check"],
         capture_output=True,
         text=True,
     )
     assert done.returncode == 0, done.stdout
+
+
+def test_every_mlebench_folder_has_its_reference_figures() -> None:
+    folders = {p.name for p in MLEBENCH_TASKS.iterdir() if (p / "task.yaml").is_file()}
+    assert folders == set(IDS)
+    committed = list(csv.DictReader((TABLE / GENERATOR.CSV_NAME).open()))
+    assert committed == ROWS
+    assert json.loads((TABLE / GENERATOR.QUANTILES_NAME).read_text()) == QUANTILES
+
+
+def test_reference_table_is_built_from_the_folders(tmp_path: Path) -> None:
+    """A changed or added reference.json changes the table; a malformed one is refused."""
+    for name in ("spaceship-titanic", "ventilator-pressure-prediction"):
+        shutil.copytree(MLEBENCH_TASKS / name, tmp_path / name)
+    ref = json.loads((tmp_path / "spaceship-titanic" / "reference.json").read_text())
+    (tmp_path / "new-competition").mkdir()
+    added = ref | {"name": "New", "teams": 7, "score_at_rank_fraction": None}
+    (tmp_path / "new-competition" / "reference.json").write_text(json.dumps(added))
+    texts = GENERATOR.table_texts(tmp_path)
+    rows = list(csv.DictReader(io.StringIO(texts[GENERATOR.CSV_NAME])))
+    assert [r["competition_id"] for r in rows] == [
+        "new-competition",
+        "spaceship-titanic",
+        "ventilator-pressure-prediction",
+    ]
+    assert rows[0]["name"] == "New" and rows[0]["teams"] == "7"
+    assert rows[1] == ROWS[IDS.index("spaceship-titanic")]
+    assert rows[2]["lower_is_better"] == "" and rows[2]["gold"] == ""
+    quantiles = json.loads(texts[GENERATOR.QUANTILES_NAME])
+    assert sorted(quantiles) == ["spaceship-titanic"]
+    (tmp_path / "new-competition" / "reference.json").write_text(json.dumps({"name": "New"}))
+    with pytest.raises(ValueError, match="keys must be"):
+        GENERATOR.table_texts(tmp_path)
 
 
 def test_every_reference_metric_name_is_implemented() -> None:

@@ -17,15 +17,14 @@ beating the sample submission.
 from __future__ import annotations
 
 import io
-import lzma
-import struct
+import tempfile
 import zipfile
-import zlib
 from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
 import pandas as pd
+import py7zr
 import pytest
 from sklearn.metrics import accuracy_score, f1_score, roc_auc_score
 from sklearn.model_selection import train_test_split
@@ -34,8 +33,8 @@ from mle_gym.agents import make_agent
 from mle_gym.data import sources
 from mle_gym.data.csvio import read_csv_exact
 from mle_gym.data.store import PreparedData
+from mle_gym.episode_runner import run_episode
 from mle_gym.grading import grade_submission, read_submission, validate_submission_frame
-from mle_gym.runner import run_episode
 from mle_gym.tasks import TaskSpec, get_task
 
 BIG = 1 << 30
@@ -104,74 +103,17 @@ def check_grading(task: TaskSpec, data: PreparedData, sample_score: float, tmp_p
     assert report.score == 1.0
 
 
-def num7z(value: int) -> bytes:
-    """7z's variable-length number: n leading 1-bits in the first byte announce n more bytes."""
-    extra = 0
-    while extra < 8 and value >= 1 << (8 * extra + 7 - extra):
-        extra += 1
-    if extra == 8:
-        return b"\xff" + value.to_bytes(8, "little")
-    first = ((0xFF << (8 - extra)) & 0xFF) | (value >> (8 * extra))
-    return bytes([first]) + (value & ((1 << (8 * extra)) - 1)).to_bytes(extra, "little")
-
-
-def bit_vector(flags: list[bool]) -> bytes:
-    out = bytearray((len(flags) + 7) // 8)
-    for i, flag in enumerate(flags):
-        if flag:
-            out[i // 8] |= 0x80 >> (i % 8)
-    return bytes(out)
-
-
-def write_7z(path: Path, entries: list[tuple[str, bytes | None]], *, packed_header: bool) -> None:
-    """A solid LZMA2 7z archive; ``None`` content is a directory, ``b""`` an empty file.
-
-    With ``packed_header`` the header itself is LZMA-compressed (an "encoded
-    header", as 7-Zip writes by default).
-    """
-    contents = [data for _, data in entries if data]
-    blob = b"".join(contents)
-    packed = lzma.compress(
-        blob, format=lzma.FORMAT_RAW, filters=[{"id": lzma.FILTER_LZMA2, "dict_size": 1 << 20}]
-    )
-    h = bytearray(b"\x01\x04")  # header, main streams
-    h += b"\x06" + num7z(0) + num7z(1) + b"\x09" + num7z(len(packed)) + b"\x00"
-    # one folder with one LZMA2 coder (id 0x21, one property byte: 16 = 1 MiB dictionary)
-    h += b"\x07\x0b" + num7z(1) + b"\x00" + num7z(1) + b"\x21\x21" + num7z(1) + b"\x10"
-    h += b"\x0c" + num7z(len(blob)) + b"\x00"
-    h += b"\x08\x0d" + num7z(len(contents)) + b"\x09"
-    h += b"".join(num7z(len(c)) for c in contents[:-1])
-    h += b"\x0a\x01" + b"".join(struct.pack("<I", zlib.crc32(c)) for c in contents) + b"\x00"
-    h += b"\x00"  # end of streams info
-    h += b"\x05" + num7z(len(entries))
-    empty = [not data for _, data in entries]
-    if any(empty):
-        body = bit_vector(empty)
-        h += b"\x0e" + num7z(len(body)) + body
-        body = bit_vector([data is not None for _, data in entries if not data])
-        h += b"\x0f" + num7z(len(body)) + body
-    names = b"\x00" + b"".join(name.encode("utf-16-le") + b"\0\0" for name, _ in entries)
-    h += b"\x11" + num7z(len(names)) + names
-    attrs = b"\x01\x00" + b"".join(
-        struct.pack("<I", 0x10 if data is None else 0x20) for _, data in entries
-    )
-    h += b"\x15" + num7z(len(attrs)) + attrs
-    h += b"\x00\x00"  # end of files info, end of header
-    header, body = bytes(h), packed
-    if packed_header:
-        lzma_options = {"id": lzma.FILTER_LZMA1, "dict_size": 1 << 16, "lc": 3, "lp": 0, "pb": 2}
-        squeezed = lzma.compress(header, format=lzma.FORMAT_RAW, filters=[lzma_options])
-        e = bytearray(b"\x17\x06") + num7z(len(packed)) + num7z(1)
-        e += b"\x09" + num7z(len(squeezed)) + b"\x00"
-        # one LZMA coder (id 03 01 01; properties: lc/lp/pb byte 93, dictionary size)
-        e += b"\x07\x0b" + num7z(1) + b"\x00" + num7z(1) + b"\x23\x03\x01\x01" + num7z(5)
-        e += bytes([93]) + (1 << 16).to_bytes(4, "little")
-        e += b"\x0c" + num7z(len(header)) + b"\x0a\x01" + struct.pack("<I", zlib.crc32(header))
-        e += b"\x00\x00"
-        header, body = bytes(e), packed + squeezed
-    tail = struct.pack("<QQI", len(body), len(header), zlib.crc32(header))
-    start = b"7z\xbc\xaf\x27\x1c\x00\x04" + struct.pack("<I", zlib.crc32(tail)) + tail
-    path.write_bytes(start + body + header)
+def write_7z(path: Path, entries: list[tuple[str, bytes | None]]) -> None:
+    """A 7z archive written by py7zr; ``None`` content is a directory, ``b""`` an empty file."""
+    with tempfile.TemporaryDirectory() as staging, py7zr.SevenZipFile(path, "w") as archive:
+        for name, data in entries:
+            source = Path(staging) / name
+            if data is None:
+                source.mkdir(parents=True)
+            else:
+                source.parent.mkdir(parents=True, exist_ok=True)
+                source.write_bytes(data)
+            archive.write(source, arcname=name)
 
 
 # ---------------------------------------------------------------------------
@@ -186,8 +128,8 @@ def test_invasive_species_monitoring(tmp_path: Path, monkeypatch: pytest.MonkeyP
     photos = {int(n): rng.bytes(int(rng.integers(20, 900))) for n in names}
     train_7z, test_7z = tmp_path / "train.7z", tmp_path / "test.7z"
     entries = [("train", None)] + [(f"train/{n}.jpg", photos[n]) for n in photos]
-    write_7z(train_7z, entries, packed_header=True)
-    write_7z(test_7z, [("test", None), ("test/1.jpg", b"\xff\xd8x")], packed_header=False)
+    write_7z(train_7z, entries)
+    write_7z(test_7z, [("test", None), ("test/1.jpg", b"\xff\xd8x")])
     kaggle_zip = write_zip(
         tmp_path / "invasive-species-monitoring.zip",
         {
@@ -223,31 +165,6 @@ def test_invasive_species_monitoring(tmp_path: Path, monkeypatch: pytest.MonkeyP
 
     task = get_task("invasive-species-monitoring")
     check_grading(task, data, roc_auc_score(answers["invasive"], sample["invasive"]), tmp_path)
-
-
-def test_seven_zip_reader_extracts_only_what_is_asked(tmp_path: Path) -> None:
-    module = get_task("invasive-species-monitoring").module("prepare")
-    rng = np.random.default_rng(3)
-    contents = {f"train/{i}.jpg": rng.bytes(int(rng.integers(0, 3_000_000))) for i in range(4)}
-    contents["train/empty.jpg"] = b""
-    archive = tmp_path / "a.7z"
-    write_7z(archive, [("train", None), *contents.items()], packed_header=True)
-
-    wanted = {name: tmp_path / f"out{i}" for i, name in enumerate(contents) if i != 1}
-    assert module.extract_7z_members(archive, wanted) == set(wanted)
-    for name, target in wanted.items():
-        assert target.read_bytes() == contents[name]
-    assert not (tmp_path / "out1").exists()
-
-    with pytest.raises(module.SevenZipError, match="cap"):
-        module.extract_7z_members(archive, wanted, max_bytes=10)
-    with pytest.raises(module.SevenZipError, match="not a regular file"):
-        module.extract_7z_members(archive, {"train": tmp_path / "dir"})
-    damaged = bytearray(archive.read_bytes())
-    damaged[40] ^= 0xFF  # inside the packed data
-    (tmp_path / "bad.7z").write_bytes(bytes(damaged))
-    with pytest.raises(module.SevenZipError):
-        module.extract_7z_members(tmp_path / "bad.7z", wanted)
 
 
 # ---------------------------------------------------------------------------

@@ -30,8 +30,8 @@ import mle_gym  # noqa: F401 - registers the environments
 from mle_gym.agents import make_agent
 from mle_gym.data import replica_key, sources
 from mle_gym.data.store import PreparedData
+from mle_gym.episode_runner import run_episode
 from mle_gym.grading import grade_submission, read_submission, validate_submission_frame
-from mle_gym.runner import run_episode
 from mle_gym.tasks import TaskSpec, get_task
 
 DEC = "tabular-playground-series-dec-2021"

@@ -49,6 +49,12 @@ def _public_code() -> dict[str, str]:
         "pubcode/mle_gym/data/__init__.py": "",
         "pubcode/mle_gym/data/csvio.py": (package / "csvio.py").read_text(),
         "pubcode/mle_gym/data/splits.py": (package / "splits.py").read_text(),
+        # The generator imports its helpers through the public authoring API; the two
+        # it uses are these modules' functions, so a one-file stand-in serves.
+        "pubcode/mle_gym/authoring/__init__.py": (
+            "from mle_gym.data.csvio import read_csv_exact\n"
+            "from mle_gym.data.splits import train_test_split_like_sklearn\n"
+        ),
     }
 
 

@@ -7,7 +7,7 @@ import unicodedata
 import pytest
 
 from mle_gym.cli import format_result, format_step
-from mle_gym.runner import EpisodeResult
+from mle_gym.episode_runner import EpisodeResult
 from security.harness import Ctx
 from security.suite import attack, category_test
 

@@ -15,8 +15,6 @@ the agent's code inside one evaluation run instead (see the task's evaluate.py).
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import hashlib
 import json
 import logging
@@ -25,12 +23,11 @@ import shutil
 import statistics
 import tempfile
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mle_gym import paths
+from mle_gym.data import store
 from mle_gym.data.store import PreparedData
 from mle_gym.families.mlagentbench.config import MLABConfig
 from mle_gym.families.mlagentbench.evaluation import (
@@ -39,7 +36,7 @@ from mle_gym.families.mlagentbench.evaluation import (
     copy_tree_outputs,
     run_evaluator,
 )
-from mle_gym.families.mlagentbench.runner import SandboxRunner
+from mle_gym.families.mlagentbench.sandbox_runner import SandboxRunner
 from mle_gym.tasks import Limits, TaskSpec
 from mle_gym.tools.format import decode
 
@@ -82,20 +79,7 @@ def fingerprint(task: TaskSpec, cfg: MLABConfig) -> dict[str, Any]:
 
 
 def _store_dir(task: TaskSpec, data: PreparedData | None) -> Path:
-    if data is not None:
-        return data.root
-    return paths.data_root() / task.benchmark.lower() / task.id / "none"
-
-
-@contextlib.contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a+") as f:
-        fcntl.flock(f, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(f, fcntl.LOCK_UN)
+    return data.root if data is not None else store.variant_dir(task, "none")
 
 
 def stored(task: TaskSpec, cfg: MLABConfig, data: PreparedData | None) -> Baseline | None:
@@ -126,7 +110,7 @@ def ensure(
     if found is not None:
         return found
     where = _store_dir(task, data)
-    with _locked(where.parent / f".{where.name}.baseline.lock"):
+    with store.locked(where.parent / f".{where.name}.baseline.lock"):
         found = stored(task, cfg, data)
         if found is not None:
             return found
@@ -174,15 +158,8 @@ def measure(
             outputs = Path(tmp) / "outputs"
             outputs.mkdir()
             copy_tree_outputs(work, cfg.outputs, outputs)
-            job = EvalJob(
-                task=task,
-                outputs=outputs,
-                public=data.public if data else None,
-                private=data.private if data else None,
-                starter=task.folder / "starter",
-                seed=seed,
-                timeout_s=limits.exec_timeout_s,
-                runner=runner,
+            job = EvalJob.for_task(
+                task, outputs, data, seed=seed, timeout_s=limits.exec_timeout_s, runner=runner
             )
             try:
                 scores.append(run_evaluator(job).score)

@@ -25,12 +25,112 @@ into every workspace; ``prepare.py`` prepares data (``download``, ``prepare``,
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any, Literal, get_args
 
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt, field_validator
+
+from mle_gym.task_schema import FamilyTaskFields, NonEmptyStrList, none_to, validate_task_file
 from mle_gym.tasks import TaskError, TaskSpec
 
-BASELINE_MODES = ("measured", "in_run")
+BaselineMode = Literal["measured", "in_run"]
+BASELINE_MODES: tuple[str, ...] = get_args(BaselineMode)
 DATA_SOURCES = ("real", "replica", "none")
+
+
+def _relative_globs(value: list[str]) -> list[str]:
+    for glob in value:
+        if glob.startswith("/") or ".." in glob.split("/"):
+            raise ValueError(f"{glob!r} must be relative to the workspace")
+    return value
+
+
+class BaselineFile(BaseModel):
+    """``mlagentbench.baseline:`` — how the starter code's own score is obtained."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    mode: BaselineMode = Field(
+        "measured",
+        description="measured: run the starter code (seeds), cached per data variant; "
+        "in_run: the evaluator times the starter against the agent's code in one run",
+    )
+    seeds: Annotated[list[StrictInt], Field(min_length=1)] = [0, 1, 2]
+    reference: Annotated[
+        dict[str, float],
+        BeforeValidator(none_to({}), json_schema_input_type=dict[str, float] | None),
+        Field(description="data variant -> score measured by `measured_by`"),
+    ] = {}
+    measured_by: str = ""
+
+
+class MLAgentBenchBlock(BaseModel):
+    """``mlagentbench:`` — the starter code, its outputs and its baseline."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    run: str = Field(description="how the starter code produces its result, e.g. 'python train.py'")
+    outputs: Annotated[NonEmptyStrList, Field(min_length=1)] = Field(
+        description="workspace files (globs) the evaluator reads"
+    )
+    read_only: NonEmptyStrList = Field(default_factory=list, description="globs no tool may change")
+    baseline: Annotated[
+        BaselineFile, BeforeValidator(none_to({}), json_schema_input_type=BaselineFile | None)
+    ] = Field(default_factory=BaselineFile)
+    requires: NonEmptyStrList = Field(
+        default_factory=list, description="Python packages the code needs in the sandbox"
+    )
+    success_threshold: Annotated[float, Field(strict=True, ge=0)] = Field(
+        0.1, description="improvement needed for success (MLAgentBench: 10%)"
+    )
+
+    @field_validator("run")
+    @classmethod
+    def _a_command(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("must be a command, e.g. 'python train.py'")
+        return value.strip()
+
+    @field_validator("outputs", "read_only")
+    @classmethod
+    def _relative(cls, value: list[str]) -> list[str]:
+        return _relative_globs(value)
+
+
+class MLAgentBenchData(BaseModel):
+    """``data:`` of an MLAgentBench task: real (how to download it), replica and/or none
+    (a self-contained task)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    real: dict[str, Any] | None = Field(None, description="where the real data comes from")
+    replica: Any = None
+    none: Any = None
+
+
+class MLAgentBenchTaskFile(FamilyTaskFields):
+    """The task.yaml of an MLAgentBench task (``task_assets/mlagentbench/<id>/``)."""
+
+    model_config = ConfigDict(title="MLAgentBench task.yaml")
+
+    mlagentbench: MLAgentBenchBlock
+    data: MLAgentBenchData
+
+    @field_validator("data", mode="before")
+    @classmethod
+    def _some_source(cls, value: Any) -> Any:
+        if not value:
+            raise ValueError("must list real, replica or none")
+        return value
+
+
+class MLAgentBenchOptions(BaseModel):
+    """The family's constructor options (``gym.make(..., family_options={...})``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    rerun: bool = Field(
+        False, description="run the final code again in a fresh sandbox and score that run"
+    )
 
 
 @dataclass(frozen=True)
@@ -51,74 +151,26 @@ class MLABConfig:
     self_contained: bool
 
 
-def _str_list(value: Any, where: str) -> tuple[str, ...]:
-    if value is None:
-        return ()
-    if isinstance(value, str):
-        value = [value]
-    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
-        raise TaskError(f"{where} must be a list of non-empty strings")
-    return tuple(value)
-
-
 def parse_config(task: TaskSpec) -> MLABConfig:
-    """Parse and check ``task.raw["mlagentbench"]``; raise TaskError naming the field."""
-    where = f"{task.folder / 'task.yaml'}: mlagentbench"
-    raw = task.raw.get("mlagentbench")
-    if not isinstance(raw, dict):
-        raise TaskError(f"{where}: missing (a mapping with run, outputs, read_only, baseline)")
-    run = raw.get("run")
-    if not isinstance(run, str) or not run.strip():
-        raise TaskError(f"{where}.run must be a command, e.g. 'python train.py'")
-    outputs = _str_list(raw.get("outputs"), f"{where}.outputs")
-    if not outputs:
-        raise TaskError(f"{where}.outputs must name at least one file or glob")
-    for glob in (*outputs, *_str_list(raw.get("read_only"), f"{where}.read_only")):
-        if glob.startswith("/") or ".." in glob.split("/"):
-            raise TaskError(f"{where}: {glob!r} must be relative to the workspace")
-    base = raw.get("baseline") or {}
-    if not isinstance(base, dict):
-        raise TaskError(f"{where}.baseline must be a mapping")
-    mode = str(base.get("mode", "measured"))
-    if mode not in BASELINE_MODES:
-        raise TaskError(f"{where}.baseline.mode must be one of {BASELINE_MODES}, got {mode!r}")
-    seeds = base.get("seeds", [0, 1, 2])
-    if not isinstance(seeds, list) or not seeds or not all(isinstance(s, int) for s in seeds):
-        raise TaskError(f"{where}.baseline.seeds must be a non-empty list of integers")
-    reference = base.get("reference") or {}
-    if not isinstance(reference, dict):
-        raise TaskError(f"{where}.baseline.reference must map data variants to scores")
-    try:
-        reference = {str(k): float(v) for k, v in reference.items()}
-    except (TypeError, ValueError) as exc:
-        raise TaskError(f"{where}.baseline.reference: {exc}") from exc
-    threshold = raw.get("success_threshold", 0.1)
-    if not isinstance(threshold, int | float) or threshold < 0:
-        raise TaskError(f"{where}.success_threshold must be a non-negative number")
-    data = task.data
-    unknown = sorted(set(data) - set(DATA_SOURCES))
-    if unknown:
-        raise TaskError(f"{task.folder / 'task.yaml'}: unknown data sources {unknown}")
-    if not data:
-        raise TaskError(f"{task.folder / 'task.yaml'}: data must list real, replica or none")
-    real = data.get("real")
-    if real is not None and not isinstance(real, dict):
-        raise TaskError(f"{task.folder / 'task.yaml'}: data.real must be a mapping")
+    """Parse and check ``task.raw`` against :class:`MLAgentBenchTaskFile`; raise TaskError
+    naming the field."""
+    model = validate_task_file(MLAgentBenchTaskFile, task.raw, task.folder / "task.yaml")
     if not (task.folder / "evaluate.py").is_file():
         raise TaskError(f"{task.folder}: no evaluate.py (the hidden evaluator)")
     if not (task.folder / "starter").is_dir():
         raise TaskError(f"{task.folder}: no starter/ folder")
+    block, base = model.mlagentbench, model.mlagentbench.baseline
     return MLABConfig(
-        run=run.strip(),
-        outputs=outputs,
-        read_only=_str_list(raw.get("read_only"), f"{where}.read_only"),
-        baseline_mode=mode,
-        baseline_seeds=tuple(seeds),
-        baseline_reference=reference,
-        baseline_measured_by=str(base.get("measured_by", "")),
-        requires=_str_list(raw.get("requires"), f"{where}.requires"),
-        success_threshold=float(threshold),
-        real_source=dict(real or {}),
-        has_replica="replica" in data,
-        self_contained="none" in data,
+        run=block.run,
+        outputs=tuple(block.outputs),
+        read_only=tuple(block.read_only),
+        baseline_mode=base.mode,
+        baseline_seeds=tuple(base.seeds),
+        baseline_reference=dict(base.reference),
+        baseline_measured_by=base.measured_by,
+        requires=tuple(block.requires),
+        success_threshold=block.success_threshold,
+        real_source=dict(model.data.real or {}),
+        has_replica="replica" in task.data,
+        self_contained="none" in task.data,
     )

@@ -30,14 +30,6 @@ log = logging.getLogger(__name__)
 DATA_CHOICES = ("auto", "real", "replica")
 
 
-def _function(task: TaskSpec, name: str):
-    module = task.module("prepare")
-    fn = getattr(module, name, None) if module is not None else None
-    if fn is None:
-        raise DataNotPrepared(f"task {task.key} has no {name}() in prepare.py")
-    return fn
-
-
 def _source_phrase(cfg: MLABConfig) -> str:
     via = cfg.real_source.get("via", "the web")
     what = cfg.real_source.get("what", "its data")
@@ -94,7 +86,7 @@ def resolve(task: TaskSpec, cfg: MLABConfig, choice: str, replica_seed: int) -> 
 def prepare_replica(task: TaskSpec, seed: int = 0, *, force: bool = False) -> PreparedData:
     """Generate (or reuse) the offline replica for ``seed``, seeded through the
     installation's secret replica key (see :func:`store.build_replica`)."""
-    return store.build_replica(task, seed, _function(task, "replica"), force=force)
+    return store.build_replica(task, seed, store.prepare_function(task, "replica"), force=force)
 
 
 def prepare_real(
@@ -103,7 +95,7 @@ def prepare_real(
     """Download (or take ``from_path``) and prepare the real data."""
     if not cfg.real_source:
         raise DataNotPrepared(f"task {task.key} has no real data to prepare")
-    prepare = _function(task, "prepare")
+    prepare = store.prepare_function(task, "prepare")
 
     def builder(public: Path, private: Path) -> dict:
         started = time.time()
@@ -116,7 +108,7 @@ def prepare_real(
                     holder.cleanup()
             origin = str(from_path)
         else:
-            fetch = _function(task, "download")
+            fetch = store.prepare_function(task, "download")
             import tempfile
 
             with tempfile.TemporaryDirectory(prefix="mle_gym-raw-", dir=public.parent) as tmp:

@@ -28,14 +28,16 @@ import contextlib
 import fnmatch
 import logging
 import os
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mle_gym.sandbox.base import ExecResult, Sandbox
 from mle_gym.tasks import TaskSpec
 from mle_gym.tools.fs import FsError, SandboxFS
+
+if TYPE_CHECKING:
+    from mle_gym.data.store import PreparedData
 
 log = logging.getLogger(__name__)
 
@@ -64,9 +66,6 @@ class Evaluation:
     improvement: float | None = None
 
 
-Runner = Callable[[Path, str, float], ExecResult]
-
-
 @dataclass
 class EvalJob:
     """What an evaluator gets (see module docstring)."""
@@ -79,6 +78,30 @@ class EvalJob:
     seed: int
     timeout_s: float
     runner: Any = None  # a SandboxRunner (callable, with .session)
+
+    @classmethod
+    def for_task(
+        cls,
+        task: TaskSpec,
+        outputs: Path,
+        data: PreparedData | None,
+        *,
+        seed: int,
+        timeout_s: float,
+        runner: Any = None,
+    ) -> EvalJob:
+        """The job scoring ``outputs`` with ``task``'s starter code and prepared ``data``
+        (None: a task without data)."""
+        return cls(
+            task=task,
+            outputs=outputs,
+            public=data.public if data else None,
+            private=data.private if data else None,
+            starter=task.folder / "starter",
+            seed=seed,
+            timeout_s=timeout_s,
+            runner=runner,
+        )
 
     def run(self, folder: Path, command: str, timeout_s: float | None = None) -> ExecResult:
         """Run ``command`` in a fresh sandbox over ``folder`` (mounted at /workspace)."""

@@ -35,21 +35,15 @@ from mle_gym.data.store import PreparedData
 from mle_gym.families.base import Episode, GradeLike, TaskFamily
 from mle_gym.families.mlagentbench import data as mlab_data
 from mle_gym.families.mlagentbench import grade as mlab_grade
-from mle_gym.families.mlagentbench.config import MLABConfig, parse_config
+from mle_gym.families.mlagentbench.config import MLABConfig, MLAgentBenchOptions, parse_config
 from mle_gym.families.toolsets import Toolset
 from mle_gym.sandbox import hostfs
+from mle_gym.task_schema import validate_options
 from mle_gym.tasks import Limits, TaskSpec
+from mle_gym.textfmt import budget_line
 from mle_gym.tools.spec import ToolResult, ToolSpec
 
-FAMILY_OPTIONS = ("rerun",)
-
-
-def _duration(seconds: float) -> str:
-    if seconds >= 3600:
-        return f"{seconds / 3600:g} h"
-    if seconds >= 60:
-        return f"{seconds / 60:g} min"
-    return f"{seconds:g} s"
+FAMILY_OPTIONS = tuple(MLAgentBenchOptions.model_fields)
 
 
 def _display_name(name: str) -> str:
@@ -99,13 +93,9 @@ class MLAgentBenchFamily(TaskFamily):
     def __init__(
         self, task: TaskSpec, options: Mapping[str, Any] | None = None, *, replica_seed: int = 0
     ) -> None:
-        opts = dict(options or {})
-        self.rerun = bool(opts.pop("rerun", False))
-        if opts:
-            raise ValueError(
-                f"unknown family_options {sorted(opts)} for {task.env_id}; known: "
-                f"{list(FAMILY_OPTIONS)}"
-            )
+        where = f"family_options of {task.env_id}"
+        opts = validate_options(MLAgentBenchOptions, options or {}, where)
+        self.rerun = opts.rerun
         super().__init__(task, None, replica_seed=replica_seed)
         self.cfg: MLABConfig = parse_config(task)
 
@@ -191,8 +181,7 @@ class MLAgentBenchFamily(TaskFamily):
         if episode.data is not None:
             lines.append("- The data is in /workspace/data (read-only).")
         lines += [
-            f"- Budget: {max_steps} steps and {_duration(limits.time_budget_s)} of wall-clock "
-            f"time; each command may run for at most {_duration(limits.exec_timeout_s)}.",
+            budget_line(max_steps, limits.time_budget_s, limits.exec_timeout_s),
             f"- Sandbox limits: {limits.memory_mb:,} MB of memory, {limits.cpus:g} CPU core(s), "
             f"no network.",
             "",
@@ -245,7 +234,7 @@ class MLAgentBenchFamily(TaskFamily):
             copy_tree_outputs,
             run_evaluator,
         )
-        from mle_gym.families.mlagentbench.runner import SandboxRunner
+        from mle_gym.families.mlagentbench.sandbox_runner import SandboxRunner
 
         task, cfg = self.task, self.cfg
         base = episode.state.get("baseline")
@@ -290,12 +279,10 @@ class MLAgentBenchFamily(TaskFamily):
                 else:
                     found = copy_outputs(episode.fs, "/workspace", cfg.outputs, outputs)
                 grade.details["evaluated_files"] = found
-                job = EvalJob(
-                    task=task,
-                    outputs=outputs,
-                    public=data.public if data else None,
-                    private=data.private if data else None,
-                    starter=task.folder / "starter",
+                job = EvalJob.for_task(
+                    task,
+                    outputs,
+                    data,
                     seed=episode.seed or 0,
                     timeout_s=episode.limits.exec_timeout_s,
                     runner=runner,

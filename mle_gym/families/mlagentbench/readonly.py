@@ -49,14 +49,6 @@ class ReadOnlyGuard(SandboxFS):
         return self.inner.write_bytes(path, data)
 
 
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
 def fingerprint(workspace: Path, globs: tuple[str, ...]) -> dict[str, str]:
     """sha256 of every regular file in ``workspace`` matching ``globs`` (the data mount
     point excluded: it is read-only anyway)."""
@@ -71,7 +63,8 @@ def fingerprint(workspace: Path, globs: tuple[str, ...]) -> dict[str, str]:
             rel = name if rel_dir == "." else f"{rel_dir}/{name}"
             full = Path(dirpath) / name
             if _matches(rel, globs) and full.is_file() and not full.is_symlink():
-                out[rel] = _sha256(full)
+                with open(full, "rb") as f:
+                    out[rel] = hashlib.file_digest(f, "sha256").hexdigest()
     return out
 
 

@@ -42,7 +42,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from mle_gym.tools.parsing import ActionError, ToolCall, check_size, parse_action
+from mle_gym.tools.parsing import ActionError, ToolCall, check_size, decode_action, parse_action
 
 # One line each; every repetition is possessive (``*+``): none can give back what it read,
 # so a failed attempt costs what it read, once (no backtracking on long lines).
@@ -201,11 +201,7 @@ class TextActionParser:
 
     def __call__(self, action: Any) -> ToolCall:
         if isinstance(action, bytes):
-            check_size(action)
-            try:
-                action = action.decode("utf-8")
-            except UnicodeDecodeError:
-                raise ActionError("action bytes are not valid UTF-8") from None
+            action = decode_action(action)
         if not isinstance(action, str):
             return self._other_form(action)
         check_size(action)

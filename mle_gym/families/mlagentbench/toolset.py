@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mle_gym.families.mlagentbench.textformat import ActionInfo, TextActionParser, usage_text
-from mle_gym.families.mlagentbench.undo import MAX_VERSIONS_PER_FILE, UndoStore
+from mle_gym.families.mlagentbench.undo import UndoStore
 from mle_gym.families.toolsets import Toolset
 from mle_gym.sandbox.base import WORKSPACE
 from mle_gym.spaces import ToolCallSpace
@@ -45,7 +45,6 @@ from mle_gym.tools.parsing import ActionError
 from mle_gym.tools.spec import ToolArgError, ToolResult, ToolSpec, tool
 
 MAX_INSPECT_LINES = 100
-MAX_UNDO_DEPTH = MAX_VERSIONS_PER_FILE
 
 
 @dataclass

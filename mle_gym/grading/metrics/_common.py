@@ -50,22 +50,23 @@ def need_columns(name: str, values: np.ndarray, count: int, meaning: str) -> Non
         )
 
 
-def text(value: Any) -> str:
-    """A cell as text the way ``pandas`` ``astype(str)`` shows it (``None``/NaN -> ``'nan'``)."""
+def _cell_text(value: Any, missing: str) -> str:
+    """A cell as text, ``missing`` for ``None`` and NaN."""
     if isinstance(value, str):
         return value
     if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "nan"
+        return missing
     return str(value)
+
+
+def text(value: Any) -> str:
+    """A cell as text the way ``pandas`` ``astype(str)`` shows it (``None``/NaN -> ``'nan'``)."""
+    return _cell_text(value, "nan")
 
 
 def blank_to_empty(value: Any) -> str:
     """A cell as text with missing values (``None``/NaN) as ``''`` (``fillna('')``)."""
-    if isinstance(value, str):
-        return value
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return ""
-    return str(value)
+    return _cell_text(value, "")
 
 
 def is_missing(value: Any) -> bool:

@@ -99,16 +99,24 @@ def _runs_overlap(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndar
     return _run_length(*a) + _run_length(*b) - union
 
 
+def _mask_pair(
+    name: str, true_mask: ArrayLike, pred_mask: ArrayLike
+) -> tuple[np.ndarray, np.ndarray]:
+    """Both masks as boolean arrays; ``ValueError`` naming the metric if their shapes differ."""
+    t = np.asarray(true_mask, dtype=bool)
+    p = np.asarray(pred_mask, dtype=bool)
+    if t.shape != p.shape:
+        raise ValueError(f"{name}: mask shapes differ: {t.shape} vs {p.shape}")
+    return t, p
+
+
 def dice(true_mask: ArrayLike, pred_mask: ArrayLike, both_empty: float = math.nan) -> float:
     """Dice coefficient ``2 |T & P| / (|T| + |P|)`` of two boolean masks (any shape).
 
     ``both_empty`` is returned when neither mask has a pixel (MLE-bench: NaN by
     default, 1.0 for HuBMAP).
     """
-    t = np.asarray(true_mask, dtype=bool)
-    p = np.asarray(pred_mask, dtype=bool)
-    if t.shape != p.shape:
-        raise ValueError(f"dice: mask shapes differ: {t.shape} vs {p.shape}")
+    t, p = _mask_pair("dice", true_mask, pred_mask)
     total = int(np.count_nonzero(t)) + int(np.count_nonzero(p))
     if total == 0:
         return both_empty
@@ -177,10 +185,7 @@ def global_dice(true_masks: Sequence[ArrayLike], pred_masks: Sequence[ArrayLike]
     """
     inter = total = 0
     for t, p in zip(true_masks, pred_masks, strict=True):
-        tb = np.asarray(t, dtype=bool)
-        pb = np.asarray(p, dtype=bool)
-        if tb.shape != pb.shape:
-            raise ValueError(f"global-dice: mask shapes differ: {tb.shape} vs {pb.shape}")
+        tb, pb = _mask_pair("global-dice", t, p)
         inter += int(np.count_nonzero(tb & pb))
         total += int(np.count_nonzero(tb)) + int(np.count_nonzero(pb))
     if total == 0:
@@ -212,10 +217,7 @@ def tgs_image_score(true_mask: ArrayLike, pred_mask: ArrayLike) -> float:
     foreground bin, so an empty prediction on an image more than half salt still
     scores. Reproduced on purpose.
     """
-    t = np.asarray(true_mask, dtype=bool)
-    p = np.asarray(pred_mask, dtype=bool)
-    if t.shape != p.shape:
-        raise ValueError(f"tgs: mask shapes differ: {t.shape} vs {p.shape}")
+    t, p = _mask_pair("tgs", true_mask, pred_mask)
     n_true = int(np.count_nonzero(t))
     n_pred = int(np.count_nonzero(p))
     if n_true == 0:
@@ -363,10 +365,7 @@ def hausdorff_distance(true_mask: ArrayLike, pred_mask: ArrayLike) -> float:
     coordinates are divided by the mask shape (per axis, into the unit cube) and
     ``max(h(T, P), h(P, T)) / sqrt(ndim)`` is returned, ``h(A, B) = max_a min_b |a - b|``.
     """
-    t = np.asarray(true_mask, dtype=bool)
-    p = np.asarray(pred_mask, dtype=bool)
-    if t.shape != p.shape:
-        raise ValueError(f"hausdorff: mask shapes differ: {t.shape} vs {p.shape}")
+    t, p = _mask_pair("hausdorff", true_mask, pred_mask)
     n_true = int(np.count_nonzero(t))
     n_pred = int(np.count_nonzero(p))
     if n_true == 0 and n_pred == 0:

@@ -24,40 +24,17 @@ import math
 import numpy as np
 import pandas as pd
 
-from mle_gym.grading import InvalidSubmission
-from mle_gym.grading.metrics.detection import LYFT_IOU_THRESHOLDS, Box3D, lyft_sample_map
+from mle_gym.authoring import PANDAS_NA_STRINGS, InvalidSubmission
+from mle_gym.authoring.metrics import LYFT_IOU_THRESHOLDS, Box3D, lyft_sample_map
 
 ID_COLUMN = "Id"
 TARGET = "PredictionString"
 TOKENS_PER_BOX = 9
-# pandas' default missing-value markers: MLE-bench reads these cells as NaN, i.e. "no boxes"
-_PANDAS_NA = frozenset(
-    [
-        "#N/A",
-        "#N/A N/A",
-        "#NA",
-        "-1.#IND",
-        "-1.#QNAN",
-        "-NaN",
-        "-nan",
-        "1.#IND",
-        "1.#QNAN",
-        "<NA>",
-        "N/A",
-        "NA",
-        "NULL",
-        "NaN",
-        "None",
-        "n/a",
-        "nan",
-        "null",
-    ]
-)
 
 
 def parse_boxes(text: str, where: str) -> list[Box3D]:
     """Boxes of one prediction string, unchecked; :class:`InvalidSubmission` if malformed."""
-    if text in _PANDAS_NA or not text.strip():
+    if text in PANDAS_NA_STRINGS or not text.strip():
         return []
     tokens = text.split(" ")
     if len(tokens) % TOKENS_PER_BOX:

@@ -21,9 +21,7 @@ import zipfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from mle_gym.data.csvio import read_csv_exact
-from mle_gym.data.kaggle import extract_zip
-from mle_gym.data.splits import train_test_split_like_sklearn
+from mle_gym.authoring import extract_zip, read_csv_exact, train_test_split_like_sklearn
 
 ID = "id"
 TARGET = "has_cactus"

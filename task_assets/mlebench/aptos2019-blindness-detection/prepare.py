@@ -13,30 +13,12 @@ are). Private: ``test.csv`` with the held-out grades.
 
 from __future__ import annotations
 
-import os
-import shutil
-from collections.abc import Iterable
 from pathlib import Path
 
-from mle_gym.data.csvio import read_csv_exact
-from mle_gym.data.splits import train_test_split_like_sklearn
+from mle_gym.authoring import copy_images, read_csv_exact, train_test_split_like_sklearn
 
 ID = "id_code"
 TARGET = "diagnosis"
-
-
-def place(src: Path, dst: Path) -> None:
-    """Hard-link ``src`` as ``dst`` when both are on one filesystem, else copy the bytes."""
-    try:
-        os.link(src, dst)
-    except OSError:
-        shutil.copyfile(src, dst)
-
-
-def copy_images(ids: Iterable[str], src_dir: Path, dst_dir: Path) -> None:
-    dst_dir.mkdir(exist_ok=True)
-    for image_id in ids:
-        place(src_dir / f"{image_id}.png", dst_dir / f"{image_id}.png")
 
 
 def prepare(raw_dir: Path, public_dir: Path, private_dir: Path) -> None:
@@ -44,8 +26,8 @@ def prepare(raw_dir: Path, public_dir: Path, private_dir: Path) -> None:
     labels = read_csv_exact(raw_dir / "train.csv")
     new_train, new_test = train_test_split_like_sklearn(labels, test_size=0.1, random_state=0)
 
-    copy_images(new_train[ID], raw_dir / "train_images", public_dir / "train_images")
-    copy_images(new_test[ID], raw_dir / "train_images", public_dir / "test_images")
+    copy_images(new_train[ID], raw_dir / "train_images", public_dir / "train_images", ".png")
+    copy_images(new_test[ID], raw_dir / "train_images", public_dir / "test_images", ".png")
 
     sample = new_test.copy()
     sample[TARGET] = 0

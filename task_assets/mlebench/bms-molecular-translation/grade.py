@@ -11,38 +11,15 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from mle_gym.grading.metrics import get_metric
+from mle_gym.authoring import PANDAS_NA_STRINGS
+from mle_gym.authoring.metrics import get_metric
 
 TARGET = "InChI"
-# pandas' default missing-value markers (read_csv turns these cells into NaN)
-_PANDAS_NA = frozenset(
-    [
-        "",
-        "#N/A",
-        "#N/A N/A",
-        "#NA",
-        "-1.#IND",
-        "-1.#QNAN",
-        "-NaN",
-        "-nan",
-        "1.#IND",
-        "1.#QNAN",
-        "<NA>",
-        "N/A",
-        "NA",
-        "NULL",
-        "NaN",
-        "None",
-        "n/a",
-        "nan",
-        "null",
-    ]
-)
 
 
 def as_pandas_text(values: pd.Series) -> np.ndarray:
     """Cells as MLE-bench sees them after ``read_csv(...)[col].astype(str)``."""
-    return np.array(["nan" if v in _PANDAS_NA else str(v) for v in values], dtype=object)
+    return np.array(["nan" if v in PANDAS_NA_STRINGS else str(v) for v in values], dtype=object)
 
 
 def grade(submission: pd.DataFrame, answers: pd.DataFrame) -> float:

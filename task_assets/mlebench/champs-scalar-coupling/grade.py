@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from mle_gym.grading.metrics.regression import grouped_log_mae
+from mle_gym.authoring.metrics import grouped_log_mae
 
 TARGET = "scalar_coupling_constant"
 GROUP = "type"

@@ -30,8 +30,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mle_gym.data.kaggle import extract_zip
-from mle_gym.data.splits import train_test_split_like_sklearn
+from mle_gym.authoring import extract_zip, train_test_split_like_sklearn
 
 TEST_SIZE = 0.2
 

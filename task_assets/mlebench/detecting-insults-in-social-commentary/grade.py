@@ -18,8 +18,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from mle_gym.grading import InvalidSubmission
-from mle_gym.grading.metrics import get_metric
+from mle_gym.authoring import InvalidSubmission
+from mle_gym.authoring.metrics import get_metric
 
 TARGET = "Insult"
 

@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mle_gym.data.csvio import read_csv_exact
+from mle_gym.authoring import read_csv_exact
 
 log = logging.getLogger(__name__)
 

@@ -14,16 +14,14 @@ random_state=0)`` (9,199 / 1,023 rows). Public: ``labels.csv`` (new train),
 
 from __future__ import annotations
 
-import os
-import shutil
-from collections.abc import Iterable
 from pathlib import Path
 
-import numpy as np
-import pandas as pd
-
-from mle_gym.data.csvio import read_csv_exact
-from mle_gym.data.splits import train_test_split_like_sklearn
+from mle_gym.authoring import (
+    copy_images,
+    one_hot,
+    read_csv_exact,
+    train_test_split_like_sklearn,
+)
 
 ID = "id"
 LABEL = "breed"
@@ -153,41 +151,16 @@ BREEDS = (
 )
 
 
-def place(src: Path, dst: Path) -> None:
-    """Hard-link ``src`` as ``dst`` when both are on one filesystem, else copy the bytes."""
-    try:
-        os.link(src, dst)
-    except OSError:
-        shutil.copyfile(src, dst)
-
-
-def copy_images(ids: Iterable[str], src_dir: Path, dst_dir: Path) -> None:
-    dst_dir.mkdir(exist_ok=True)
-    for image_id in ids:
-        place(src_dir / f"{image_id}.jpg", dst_dir / f"{image_id}.jpg")
-
-
-def one_hot(rows: pd.DataFrame) -> pd.DataFrame:
-    """``id`` plus one 0/1 integer column per breed, rows in the given order."""
-    unknown = sorted(set(rows[LABEL]) - set(BREEDS))
-    if unknown:
-        raise ValueError(f"labels.csv has breeds outside the known 120: {unknown[:5]}")
-    hits = rows[LABEL].to_numpy()[:, None] == np.array(BREEDS, dtype=object)[None, :]
-    table = pd.DataFrame(hits.astype(np.int64), columns=list(BREEDS), index=rows.index)
-    table.insert(0, ID, rows[ID])
-    return table
-
-
 def prepare(raw_dir: Path, public_dir: Path, private_dir: Path) -> None:
     """Prepare Kaggle's files (extracted competition zip in ``raw_dir``)."""
     labels = read_csv_exact(raw_dir / "labels.csv")
     new_train, new_test = train_test_split_like_sklearn(labels, test_size=0.1, random_state=0)
-    answers = one_hot(new_test)
+    answers = one_hot(new_test, ID, LABEL, BREEDS, "labels.csv has breeds")
 
     new_train.to_csv(public_dir / "labels.csv", index=False)
     answers.to_csv(private_dir / "test.csv", index=False)
-    copy_images(new_train[ID], raw_dir / "train", public_dir / "train")
-    copy_images(new_test[ID], raw_dir / "train", public_dir / "test")
+    copy_images(new_train[ID], raw_dir / "train", public_dir / "train", ".jpg")
+    copy_images(new_test[ID], raw_dir / "train", public_dir / "test", ".jpg")
 
     sample = answers.astype({breed: "float64" for breed in BREEDS})
     sample[list(BREEDS)] = 1 / len(BREEDS)

@@ -19,25 +19,14 @@ renames everything:
 
 from __future__ import annotations
 
-import os
-import shutil
 import zipfile
 from pathlib import Path
 
 import pandas as pd
 
-from mle_gym.data.kaggle import extract_zip
-from mle_gym.data.splits import train_test_split_like_sklearn
+from mle_gym.authoring import extract_zip, place_file, train_test_split_like_sklearn
 
 _FIXED_TIME = (1980, 1, 1, 0, 0, 0)  # reproducible archive bytes
-
-
-def place(src: Path, dst: Path) -> None:
-    """Hard-link ``src`` as ``dst`` when both are on one filesystem, else copy the bytes."""
-    try:
-        os.link(src, dst)
-    except OSError:
-        shutil.copyfile(src, dst)
 
 
 def zip_folder(folder: Path, archive: Path) -> None:
@@ -63,13 +52,13 @@ def prepare(raw_dir: Path, public_dir: Path, private_dir: Path) -> None:
     counters = {"cat": 0, "dog": 0}
     for path in train_part["path"]:
         kind = "cat" if "cat" in path.name else "dog"
-        place(path, public_dir / "train" / f"{kind}.{counters[kind]}.jpg")
+        place_file(path, public_dir / "train" / f"{kind}.{counters[kind]}.jpg")
         counters[kind] += 1
 
     (public_dir / "test").mkdir()
     test_paths = list(test_part["path"])
     for number, path in enumerate(test_paths, start=1):
-        place(path, public_dir / "test" / f"{number}.jpg")
+        place_file(path, public_dir / "test" / f"{number}.jpg")
 
     zip_folder(public_dir / "train", public_dir / "train.zip")
     zip_folder(public_dir / "test", public_dir / "test.zip")

@@ -20,8 +20,8 @@ from collections.abc import Iterator
 import numpy as np
 import pandas as pd
 
-from mle_gym.grading import InvalidSubmission
-from mle_gym.grading.metrics.segmentation import global_dice, rle_decode
+from mle_gym.authoring import InvalidSubmission
+from mle_gym.authoring.metrics import global_dice, rle_decode
 
 ID_COLUMN = "record_id"
 TARGET = "encoded_pixels"

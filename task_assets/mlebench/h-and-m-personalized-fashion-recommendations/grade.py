@@ -25,8 +25,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from mle_gym.grading import InvalidSubmission
-from mle_gym.grading.metrics.ranking import map_at_k
+from mle_gym.authoring import InvalidSubmission, check_columns, require_answer_columns
+from mle_gym.authoring.metrics import map_at_k
 
 ID_COLUMN = "customer_id"
 TARGET = "prediction"
@@ -36,10 +36,8 @@ K = 12
 
 def grade(submission: pd.DataFrame, answers: pd.DataFrame) -> float:
     """MAP@12 of the submission's rankings over the customers listed in the answers."""
-    _check_columns(submission)
-    missing = [c for c in COLUMNS if c not in answers.columns]
-    if missing:
-        raise RuntimeError(f"the answers lack the column(s) {', '.join(missing)}")
+    check_columns(submission, COLUMNS)
+    require_answer_columns(answers, COLUMNS)
     index = _unique_ids(submission)
     positions = index.get_indexer(pd.Index(answers[ID_COLUMN].astype(str)))
     absent = int((positions < 0).sum())
@@ -55,7 +53,7 @@ def grade(submission: pd.DataFrame, answers: pd.DataFrame) -> float:
 
 def validate(submission: pd.DataFrame, sample: pd.DataFrame) -> None:
     """Format check against the public sample submission: header and every customer once."""
-    _check_columns(submission)
+    check_columns(submission, COLUMNS)
     index = _unique_ids(submission)
     expected = pd.Index(sample[ID_COLUMN].astype(str))
     absent = np.flatnonzero(index.get_indexer(expected) < 0)
@@ -63,25 +61,6 @@ def validate(submission: pd.DataFrame, sample: pd.DataFrame) -> None:
         raise InvalidSubmission(
             f"{len(absent):,} {ID_COLUMN} value(s) of sample_submission.csv are missing from the "
             f"submission, e.g. {expected[absent[0]]}; write one row for every customer"
-        )
-
-
-def _check_columns(frame: pd.DataFrame) -> None:
-    names = [str(c) for c in frame.columns]
-    problems = []
-    missing = [c for c in COLUMNS if c not in names]
-    extra = [c for c in names if c not in COLUMNS]
-    repeated = sorted({c for c in names if names.count(c) > 1})
-    if missing:
-        problems.append(f"missing {', '.join(missing)}")
-    if extra:
-        problems.append(f"unexpected {', '.join(extra)}")
-    if repeated:
-        problems.append(f"repeated {', '.join(repeated)}")
-    if problems:
-        raise InvalidSubmission(
-            f"the header must hold exactly the columns {','.join(COLUMNS)}; "
-            f"columns {'; '.join(problems)}"
         )
 
 

@@ -15,30 +15,12 @@ order of ``train_labels.csv``. Public: ``train_labels.csv`` (new train),
 
 from __future__ import annotations
 
-import os
-import shutil
-from collections.abc import Iterable
 from pathlib import Path
 
-from mle_gym.data.csvio import read_csv_exact
-from mle_gym.data.splits import train_test_split_like_sklearn
+from mle_gym.authoring import copy_images, read_csv_exact, train_test_split_like_sklearn
 
 ID = "id"
 TARGET = "label"
-
-
-def place(src: Path, dst: Path) -> None:
-    """Hard-link ``src`` as ``dst`` when both are on one filesystem, else copy the bytes."""
-    try:
-        os.link(src, dst)
-    except OSError:
-        shutil.copyfile(src, dst)
-
-
-def copy_images(ids: Iterable[str], src_dir: Path, dst_dir: Path) -> None:
-    dst_dir.mkdir(exist_ok=True)
-    for image_id in ids:
-        place(src_dir / f"{image_id}.tif", dst_dir / f"{image_id}.tif")
 
 
 def prepare(raw_dir: Path, public_dir: Path, private_dir: Path) -> None:
@@ -52,8 +34,8 @@ def prepare(raw_dir: Path, public_dir: Path, private_dir: Path) -> None:
     new_train = labels[labels[ID].isin(train_rows[ID])]
     new_test = labels[labels[ID].isin(test_rows[ID])]
 
-    copy_images(train_rows[ID], raw_dir / "train", public_dir / "train")
-    copy_images(test_rows[ID], raw_dir / "train", public_dir / "test")
+    copy_images(train_rows[ID], raw_dir / "train", public_dir / "train", ".tif")
+    copy_images(test_rows[ID], raw_dir / "train", public_dir / "test", ".tif")
 
     sample = new_test.copy()
     sample[TARGET] = 0

@@ -24,8 +24,16 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from mle_gym.grading import InvalidSubmission
-from mle_gym.grading.metrics.probabilistic import kl_divergence
+from mle_gym.authoring import (
+    InvalidSubmission,
+    answer_numbers,
+    check_columns,
+    check_row_count,
+    integers,
+    numbers,
+    require_answer_columns,
+)
+from mle_gym.authoring.metrics import kl_divergence
 
 ID_COLUMN = "eeg_id"
 TARGETS = (
@@ -41,90 +49,29 @@ COLUMNS = (ID_COLUMN, *TARGETS)
 
 def grade(submission: pd.DataFrame, answers: pd.DataFrame) -> float:
     """Mean KL divergence from the answers' vote shares to the submitted probabilities."""
-    _check_columns(submission)
-    missing = [c for c in COLUMNS if c not in answers.columns]
-    if missing:
-        raise RuntimeError(f"the answers lack the column(s) {', '.join(missing)}")
-    if len(submission) != len(answers):
-        raise InvalidSubmission(
-            f"the submission has {len(submission):,} rows but {len(answers):,} are expected "
-            "(one per row of sample_submission.csv)"
-        )
-    rows = _pair_rows(_integers(submission, ID_COLUMN), _integers(answers, ID_COLUMN, "answers"))
+    check_columns(submission, COLUMNS)
+    require_answer_columns(answers, COLUMNS)
+    check_row_count(submission, answers)
+    rows = _pair_rows(integers(submission, ID_COLUMN), integers(answers, ID_COLUMN, "answers"))
     probabilities = _probabilities(submission)[rows]
-    votes = np.column_stack([_answer_numbers(answers, c) for c in TARGETS])
+    votes = np.column_stack([answer_numbers(answers, c) for c in TARGETS])
     return kl_divergence(votes, probabilities)
 
 
 def validate(submission: pd.DataFrame, sample: pd.DataFrame) -> None:
     """Format check against the public sample submission: columns, rows, probabilities."""
-    _check_columns(submission)
+    check_columns(submission, COLUMNS)
     if len(submission) != len(sample):
         raise InvalidSubmission(
             f"the submission has {len(submission):,} rows but sample_submission.csv has "
             f"{len(sample):,}; write one row per row of the sample submission"
         )
-    _pair_rows(_integers(submission, ID_COLUMN), _integers(sample, ID_COLUMN, "sample"))
+    _pair_rows(integers(submission, ID_COLUMN), integers(sample, ID_COLUMN, "sample"))
     _probabilities(submission)
 
 
-def _check_columns(frame: pd.DataFrame) -> None:
-    names = [str(c) for c in frame.columns]
-    problems = []
-    missing = [c for c in COLUMNS if c not in names]
-    extra = [c for c in names if c not in COLUMNS]
-    repeated = sorted({c for c in names if names.count(c) > 1})
-    if missing:
-        problems.append(f"missing {', '.join(missing)}")
-    if extra:
-        problems.append(f"unexpected {', '.join(extra)}")
-    if repeated:
-        problems.append(f"repeated {', '.join(repeated)}")
-    if problems:
-        raise InvalidSubmission(
-            f"the header must hold exactly the columns {','.join(COLUMNS)}; "
-            f"columns {'; '.join(problems)}"
-        )
-
-
-def _numbers(frame: pd.DataFrame, column: str) -> np.ndarray:
-    """The column as finite floats, or InvalidSubmission naming the first bad cell."""
-    text = frame[column].astype(str)
-    values = pd.to_numeric(text.str.strip(), errors="coerce").to_numpy(dtype=np.float64)
-    bad = np.flatnonzero(~np.isfinite(values))
-    if len(bad):
-        raise InvalidSubmission(
-            f"{column} must be a number in every row; {len(bad):,} row(s) are not, e.g. data "
-            f"row {bad[0] + 1} holds {text.iloc[bad[0]]!r}"
-        )
-    return values
-
-
-def _integers(frame: pd.DataFrame, column: str, owner: str = "submission") -> np.ndarray:
-    try:
-        values = _numbers(frame, column)
-    except InvalidSubmission as exc:
-        if owner == "submission":
-            raise
-        raise RuntimeError(f"the {owner} file is unusable: {exc}") from None
-    bad = np.flatnonzero(values != np.round(values))
-    if len(bad):
-        message = f"{column} must be a whole number; data row {bad[0] + 1} holds {values[bad[0]]}"
-        if owner == "submission":
-            raise InvalidSubmission(message)
-        raise RuntimeError(f"the {owner} file is unusable: {message}")
-    return values.astype(np.int64)
-
-
-def _answer_numbers(answers: pd.DataFrame, column: str) -> np.ndarray:
-    try:
-        return _numbers(answers, column)
-    except InvalidSubmission as exc:
-        raise RuntimeError(f"the answers file is unusable: {exc}") from None
-
-
 def _probabilities(submission: pd.DataFrame) -> np.ndarray:
-    values = np.column_stack([_numbers(submission, c) for c in TARGETS])
+    values = np.column_stack([numbers(submission, c) for c in TARGETS])
     outside = np.flatnonzero(((values < 0) | (values > 1)).any(axis=1))
     if len(outside):
         raise InvalidSubmission(

@@ -19,35 +19,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from mle_gym.grading import InvalidSubmission
-from mle_gym.grading.metrics.segmentation import rle_dice
+from mle_gym.authoring import PANDAS_NA_STRINGS, InvalidSubmission
+from mle_gym.authoring.metrics import rle_dice
 
 ID_COLUMN = "id"
 TARGET = "predicted"
 NO_CLIPPING = 2**62  # pixel count passed as "image size": runs are never cut off
-# pandas' default missing-value markers: MLE-bench reads these cells as NaN, i.e. empty masks
-_PANDAS_NA = frozenset(
-    [
-        "#N/A",
-        "#N/A N/A",
-        "#NA",
-        "-1.#IND",
-        "-1.#QNAN",
-        "-NaN",
-        "-nan",
-        "1.#IND",
-        "1.#QNAN",
-        "<NA>",
-        "N/A",
-        "NA",
-        "NULL",
-        "NaN",
-        "None",
-        "n/a",
-        "nan",
-        "null",
-    ]
-)
 
 
 def grade(submission: pd.DataFrame, answers: pd.DataFrame) -> float:
@@ -56,7 +33,7 @@ def grade(submission: pd.DataFrame, answers: pd.DataFrame) -> float:
     for image, truth, text in zip(
         answers[ID_COLUMN], answers[TARGET], submission[TARGET], strict=True
     ):
-        prediction = "" if text in _PANDAS_NA else str(text)
+        prediction = "" if text in PANDAS_NA_STRINGS else str(text)
         try:
             scores.append(rle_dice(str(truth), prediction, NO_CLIPPING, both_empty=1.0))
         except (ValueError, OverflowError) as exc:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from mle_gym.grading.metrics import get_metric
+from mle_gym.authoring.metrics import get_metric
 
 LABELS = ["toxic", "severe_toxic", "obscene", "threat", "insult", "identity_hate"]
 METRIC = "column-wise ROC AUC"

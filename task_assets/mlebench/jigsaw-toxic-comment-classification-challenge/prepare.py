@@ -17,8 +17,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mle_gym.data.csvio import read_csv_exact
-from mle_gym.data.kaggle import extract_zip
+from mle_gym.authoring import extract_zip, read_csv_exact
 
 ID = "id"
 LABELS = ["toxic", "severe_toxic", "obscene", "threat", "insult", "identity_hate"]

@@ -20,8 +20,15 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from mle_gym.grading import InvalidSubmission
-from mle_gym.grading.metrics.jigsaw import JIGSAW_IDENTITIES, jigsaw_bias_score
+from mle_gym.authoring import (
+    InvalidSubmission,
+    answer_numbers,
+    check_columns,
+    integers,
+    numbers,
+    require_answer_columns,
+)
+from mle_gym.authoring.metrics import JIGSAW_IDENTITIES, jigsaw_bias_score
 
 ID_COLUMN = "id"
 TARGET = "prediction"
@@ -31,16 +38,11 @@ TRUTH = "toxicity"
 
 def grade(submission: pd.DataFrame, answers: pd.DataFrame) -> float:
     """The competition's bias score of the submission (higher is better)."""
-    _check_columns(submission)
-    missing = [c for c in (ID_COLUMN, TRUTH, *JIGSAW_IDENTITIES) if c not in answers.columns]
-    if missing:
-        raise RuntimeError(f"the answers lack the column(s) {', '.join(missing)}")
-    rows = _pair_rows(_integers(submission), _integers(answers, owner="answers"))
-    predictions = _numbers(submission, TARGET)[rows]
-    try:
-        truth = _numbers(answers, TRUTH)
-    except InvalidSubmission as exc:
-        raise RuntimeError(f"the answers file is unusable: {exc}") from None
+    check_columns(submission, COLUMNS)
+    require_answer_columns(answers, (ID_COLUMN, TRUTH, *JIGSAW_IDENTITIES))
+    rows = _pair_rows(integers(submission, ID_COLUMN), integers(answers, ID_COLUMN, "answers"))
+    predictions = numbers(submission, TARGET)[rows]
+    truth = answer_numbers(answers, TRUTH)
     # identity shares are blank for most comments: NaN, i.e. "not mentioned"
     identities = np.column_stack(
         [
@@ -53,56 +55,9 @@ def grade(submission: pd.DataFrame, answers: pd.DataFrame) -> float:
 
 def validate(submission: pd.DataFrame, sample: pd.DataFrame) -> None:
     """Format check against the public sample submission: header, ids, numeric predictions."""
-    _check_columns(submission)
-    _pair_rows(_integers(submission), _integers(sample, owner="sample"))
-    _numbers(submission, TARGET)
-
-
-def _check_columns(frame: pd.DataFrame) -> None:
-    names = [str(c) for c in frame.columns]
-    problems = []
-    missing = [c for c in COLUMNS if c not in names]
-    extra = [c for c in names if c not in COLUMNS]
-    repeated = sorted({c for c in names if names.count(c) > 1})
-    if missing:
-        problems.append(f"missing {', '.join(missing)}")
-    if extra:
-        problems.append(f"unexpected {', '.join(extra)}")
-    if repeated:
-        problems.append(f"repeated {', '.join(repeated)}")
-    if problems:
-        raise InvalidSubmission(
-            f"the header must hold exactly the columns {','.join(COLUMNS)}; "
-            f"columns {'; '.join(problems)}"
-        )
-
-
-def _numbers(frame: pd.DataFrame, column: str) -> np.ndarray:
-    """The column as finite floats, or InvalidSubmission naming the first bad cell."""
-    text = frame[column].astype(str)
-    values = pd.to_numeric(text.str.strip(), errors="coerce").to_numpy(dtype=np.float64)
-    bad = np.flatnonzero(~np.isfinite(values))
-    if len(bad):
-        raise InvalidSubmission(
-            f"{column} must be a number in every row; {len(bad):,} row(s) are not, e.g. data "
-            f"row {bad[0] + 1} holds {text.iloc[bad[0]]!r}"
-        )
-    return values
-
-
-def _integers(frame: pd.DataFrame, owner: str = "submission") -> np.ndarray:
-    try:
-        values = _numbers(frame, ID_COLUMN)
-        bad = np.flatnonzero(values != np.round(values))
-        if len(bad):
-            raise InvalidSubmission(
-                f"{ID_COLUMN} must be a whole number; data row {bad[0] + 1} holds {values[bad[0]]}"
-            )
-    except InvalidSubmission as exc:
-        if owner == "submission":
-            raise
-        raise RuntimeError(f"the {owner} file is unusable: {exc}") from None
-    return values.astype(np.int64)
+    check_columns(submission, COLUMNS)
+    _pair_rows(integers(submission, ID_COLUMN), integers(sample, ID_COLUMN, "sample"))
+    numbers(submission, TARGET)
 
 
 def _pair_rows(submitted: np.ndarray, expected: np.ndarray) -> np.ndarray:

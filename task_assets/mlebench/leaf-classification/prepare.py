@@ -17,17 +17,15 @@ empty ``images/`` folder that MLE-bench creates but never fills.
 
 from __future__ import annotations
 
-import os
-import shutil
-from collections.abc import Iterable
 from pathlib import Path
 
-import numpy as np
-import pandas as pd
-
-from mle_gym.data.csvio import read_csv_exact
-from mle_gym.data.kaggle import extract_zip
-from mle_gym.data.splits import train_test_split_like_sklearn
+from mle_gym.authoring import (
+    copy_images,
+    extract_zip,
+    one_hot,
+    read_csv_exact,
+    train_test_split_like_sklearn,
+)
 
 ID = "id"
 LABEL = "species"
@@ -136,31 +134,6 @@ SPECIES = (
 )
 
 
-def place(src: Path, dst: Path) -> None:
-    """Hard-link ``src`` as ``dst`` when both are on one filesystem, else copy the bytes."""
-    try:
-        os.link(src, dst)
-    except OSError:
-        shutil.copyfile(src, dst)
-
-
-def copy_images(ids: Iterable[object], src_dir: Path, dst_dir: Path) -> None:
-    dst_dir.mkdir(exist_ok=True)
-    for image_id in ids:
-        place(src_dir / f"{image_id}.jpg", dst_dir / f"{image_id}.jpg")
-
-
-def one_hot(rows: pd.DataFrame) -> pd.DataFrame:
-    """``id`` plus one 0/1 integer column per species, rows in the given order."""
-    unknown = sorted(set(rows[LABEL]) - set(SPECIES))
-    if unknown:
-        raise ValueError(f"train.csv has species outside the known 99: {unknown[:5]}")
-    hits = rows[LABEL].to_numpy()[:, None] == np.array(SPECIES, dtype=object)[None, :]
-    table = pd.DataFrame(hits.astype(np.int64), columns=list(SPECIES), index=rows.index)
-    table.insert(0, ID, rows[ID])
-    return table
-
-
 def prepare(raw_dir: Path, public_dir: Path, private_dir: Path) -> None:
     """Prepare Kaggle's files (extracted competition zip in ``raw_dir``)."""
     extract_zip(raw_dir / "train.csv.zip", raw_dir)
@@ -168,10 +141,10 @@ def prepare(raw_dir: Path, public_dir: Path, private_dir: Path) -> None:
 
     labelled = read_csv_exact(raw_dir / "train.csv")
     new_train, new_test = train_test_split_like_sklearn(labelled, test_size=0.1, random_state=0)
-    answers = one_hot(new_test)
+    answers = one_hot(new_test, ID, LABEL, SPECIES, "train.csv has species")
 
-    copy_images(new_train[ID], raw_dir / "images", public_dir / "images")
-    copy_images(new_test[ID], raw_dir / "images", public_dir / "images")
+    copy_images(new_train[ID], raw_dir / "images", public_dir / "images", ".jpg")
+    copy_images(new_test[ID], raw_dir / "images", public_dir / "images", ".jpg")
     (private_dir / "images").mkdir(exist_ok=True)
 
     sample = answers.copy()

@@ -26,8 +26,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from mle_gym.data.csvio import read_csv_exact
-from mle_gym.data.kaggle import extract_zip
+from mle_gym.authoring import extract_zip, read_csv_exact
 
 N_SPECIES = 19
 DATASET = "mlsp_contest_dataset"

@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mle_gym.data.splits import train_test_split_like_sklearn
+from mle_gym.authoring import train_test_split_like_sklearn
 
 ID = "PhraseId"
 TARGET = "Sentiment"

@@ -32,9 +32,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mle_gym.data.csvio import read_csv_exact
-from mle_gym.data.kaggle import extract_zip
-from mle_gym.data.splits import train_test_split_like_sklearn
+from mle_gym.authoring import extract_zip, read_csv_exact, train_test_split_like_sklearn
 
 ID = "id"
 TARGETS = ["formation_energy_ev_natom", "bandgap_energy_ev"]

@@ -20,37 +20,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from mle_gym.grading import InvalidSubmission
-from mle_gym.grading.metrics.probabilistic import laplace_log_likelihood
-
-# Cells that pandas' CSV reader turns into NaN.
-_NA_CELLS = frozenset(
-    {
-        "",
-        "#N/A",
-        "#N/A N/A",
-        "#NA",
-        "-1.#IND",
-        "-1.#QNAN",
-        "-NaN",
-        "-nan",
-        "1.#IND",
-        "1.#QNAN",
-        "<NA>",
-        "N/A",
-        "NA",
-        "NULL",
-        "NaN",
-        "None",
-        "n/a",
-        "nan",
-        "null",
-    }
-)
+from mle_gym.authoring import PANDAS_NA_STRINGS, InvalidSubmission
+from mle_gym.authoring.metrics import laplace_log_likelihood
 
 
 def _is_blank(cell: str) -> bool:
-    return cell in _NA_CELLS or not cell.strip()
+    return cell in PANDAS_NA_STRINGS or not cell.strip()
 
 
 def _numbers(column: pd.Series, name: str) -> np.ndarray:

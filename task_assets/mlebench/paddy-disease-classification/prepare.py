@@ -24,8 +24,7 @@ import math
 import shutil
 from pathlib import Path
 
-from mle_gym.data.csvio import read_csv_exact
-from mle_gym.data.splits import train_test_split_like_sklearn
+from mle_gym.authoring import read_csv_exact, train_test_split_like_sklearn
 
 ID = "image_id"
 TARGET = "label"

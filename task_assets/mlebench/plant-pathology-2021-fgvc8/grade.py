@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from mle_gym.grading.metrics.classification import multilabel_micro_f1
+from mle_gym.authoring.metrics import multilabel_micro_f1
 
 
 def grade(submission: pd.DataFrame, answers: pd.DataFrame) -> float:

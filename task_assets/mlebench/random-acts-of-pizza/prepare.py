@@ -33,8 +33,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from mle_gym.data import kaggle
-from mle_gym.data.splits import train_test_split_like_sklearn
+from mle_gym.authoring import extract_zip, train_test_split_like_sklearn
 
 ID = "request_id"
 TARGET = "requester_received_pizza"
@@ -45,7 +44,7 @@ def _load_requests(raw_dir: Path, name: str) -> list[dict[str, Any]]:
     """A JSON list of requests from the raw folder (unzipping ``<name>.zip`` if needed)."""
     path = raw_dir / name
     if not path.is_file() and (raw_dir / f"{name}.zip").is_file():
-        kaggle.extract_zip(raw_dir / f"{name}.zip", raw_dir)
+        extract_zip(raw_dir / f"{name}.zip", raw_dir)
     with open(path, encoding="utf-8") as f:
         return json.load(f)
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from mle_gym.grading.metrics import get_metric
+from mle_gym.authoring.metrics import get_metric
 
 TARGETS = ["patient_overall", "C1", "C2", "C3", "C4", "C5", "C6", "C7"]
 

@@ -26,9 +26,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mle_gym.data import kaggle
-from mle_gym.data.csvio import read_csv_exact
-from mle_gym.data.splits import train_test_split_like_sklearn
+from mle_gym.authoring import extract_zip, read_csv_exact, train_test_split_like_sklearn
 
 ID = "id"
 TEXT = "text"
@@ -60,7 +58,7 @@ def split_and_write(old_train: pd.DataFrame, public_dir: Path, private_dir: Path
 def prepare(raw_dir: Path, public_dir: Path, private_dir: Path) -> None:
     """Prepare Kaggle's files (extracted competition zip in ``raw_dir``)."""
     if (raw_dir / "train.zip").is_file():
-        kaggle.extract_zip(raw_dir / "train.zip", raw_dir)
+        extract_zip(raw_dir / "train.zip", raw_dir)
     split_and_write(read_csv_exact(raw_dir / "train.csv"), public_dir, private_dir)
 
 

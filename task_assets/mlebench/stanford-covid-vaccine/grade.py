@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from mle_gym.grading.metrics.regression import root_mean_squared_error
+from mle_gym.authoring.metrics import root_mean_squared_error
 
 SCORED = ["reactivity", "deg_Mg_pH10", "deg_Mg_50C"]
 

@@ -21,32 +21,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from mle_gym.grading import InvalidSubmission
-
-# Cells that pandas' CSV reader turns into NaN, i.e. "no answer" for MLE-bench.
-_NA_CELLS = frozenset(
-    {
-        "",
-        "#N/A",
-        "#N/A N/A",
-        "#NA",
-        "-1.#IND",
-        "-1.#QNAN",
-        "-NaN",
-        "-nan",
-        "1.#IND",
-        "1.#QNAN",
-        "<NA>",
-        "N/A",
-        "NA",
-        "NULL",
-        "NaN",
-        "None",
-        "n/a",
-        "nan",
-        "null",
-    }
-)
+from mle_gym.authoring import PANDAS_NA_STRINGS, InvalidSubmission
 
 Answer = tuple[int, int] | str
 
@@ -62,7 +37,7 @@ def _answer(text: str) -> Answer:
 
 
 def _prediction(cell: str, example_id: str) -> Answer:
-    text = "" if cell in _NA_CELLS else cell.strip()
+    text = "" if cell in PANDAS_NA_STRINGS else cell.strip()
     try:
         return _answer(text)
     except ValueError:
@@ -73,7 +48,7 @@ def _prediction(cell: str, example_id: str) -> Answer:
 
 
 def _accepted(cell: str) -> set[Answer]:
-    text = "" if cell in _NA_CELLS else cell
+    text = "" if cell in PANDAS_NA_STRINGS else cell
     return {_answer(token) for token in text.split()}
 
 

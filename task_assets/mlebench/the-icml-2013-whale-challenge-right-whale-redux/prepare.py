@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from mle_gym.data.kaggle import extract_zip
+from mle_gym.authoring import extract_zip
 
 _FIXED_TIME = (1980, 1, 1, 0, 0, 0)  # reproducible archive bytes
 

@@ -16,37 +16,12 @@ import math
 import numpy as np
 import pandas as pd
 
-from mle_gym.grading import InvalidSubmission
-from mle_gym.grading.metrics.text import word_jaccard
-
-# Cells that pandas' CSV reader turns into NaN, i.e. "" for MLE-bench.
-_NA_CELLS = frozenset(
-    {
-        "",
-        "#N/A",
-        "#N/A N/A",
-        "#NA",
-        "-1.#IND",
-        "-1.#QNAN",
-        "-NaN",
-        "-nan",
-        "1.#IND",
-        "1.#QNAN",
-        "<NA>",
-        "N/A",
-        "NA",
-        "NULL",
-        "NaN",
-        "None",
-        "n/a",
-        "nan",
-        "null",
-    }
-)
+from mle_gym.authoring import PANDAS_NA_STRINGS, InvalidSubmission
+from mle_gym.authoring.metrics import word_jaccard
 
 
 def _text(cell: str) -> str:
-    return "" if cell in _NA_CELLS else cell
+    return "" if cell in PANDAS_NA_STRINGS else cell
 
 
 def grade(submission: pd.DataFrame, answers: pd.DataFrame) -> float:

@@ -33,49 +33,31 @@ import math
 import numpy as np
 import pandas as pd
 
-from mle_gym.grading import InvalidSubmission
-from mle_gym.grading.metrics.segmentation import dice, hausdorff_distance, rle_decode, rle_runs
+from mle_gym.authoring import (
+    PANDAS_NA_STRINGS,
+    InvalidSubmission,
+    check_columns,
+    pair_rows,
+    require_answer_columns,
+)
+from mle_gym.authoring.metrics import dice, hausdorff_distance, rle_decode, rle_runs
 
 ID_COLUMN = "id"
 CLASS = "class"
 TARGET = "predicted"
 COLUMNS = (ID_COLUMN, CLASS, TARGET)
+PAIR = f"({ID_COLUMN}, {CLASS})"
 WIDTH = "image_width"
 HEIGHT = "image_height"
 DICE_WEIGHT = 0.4
 HAUSDORFF_WEIGHT = 0.6
-# pandas' default missing-value markers: MLE-bench reads these cells as NaN, i.e. empty masks
-_PANDAS_NA = frozenset(
-    [
-        "#N/A",
-        "#N/A N/A",
-        "#NA",
-        "-1.#IND",
-        "-1.#QNAN",
-        "-NaN",
-        "-nan",
-        "1.#IND",
-        "1.#QNAN",
-        "<NA>",
-        "N/A",
-        "NA",
-        "NULL",
-        "NaN",
-        "None",
-        "n/a",
-        "nan",
-        "null",
-    ]
-)
 
 
 def grade(submission: pd.DataFrame, answers: pd.DataFrame) -> float:
     """``0.4 * mean Dice + 0.6 * (1 - mean case-day Hausdorff distance)``, higher is better."""
-    _check_columns(submission)
-    missing = [c for c in (*COLUMNS, WIDTH, HEIGHT) if c not in answers.columns]
-    if missing:
-        raise RuntimeError(f"the answers lack the column(s) {', '.join(missing)}")
-    rows = _pair_rows(_keys(submission), _keys(answers))
+    check_columns(submission, COLUMNS)
+    require_answer_columns(answers, (*COLUMNS, WIDTH, HEIGHT))
+    rows = pair_rows(_keys(submission), _keys(answers), _describe, PAIR)
     predicted = [_rle_text(v) for v in submission[TARGET].to_numpy(dtype=object)[rows]]
     truth = [_rle_text(v) for v in answers[TARGET].to_numpy(dtype=object)]
     heights = _sizes(answers, HEIGHT)
@@ -128,9 +110,9 @@ def grade(submission: pd.DataFrame, answers: pd.DataFrame) -> float:
 
 def validate(submission: pd.DataFrame, sample: pd.DataFrame) -> None:
     """Format check against the public sample submission: header, rows, run-length syntax."""
-    _check_columns(submission)
+    check_columns(submission, COLUMNS)
     keys = _keys(submission)
-    _pair_rows(keys, _keys(sample))
+    pair_rows(keys, _keys(sample), _describe, PAIR)
     for i, value in enumerate(submission[TARGET].to_numpy(dtype=object)):
         try:
             rle_runs(_rle_text(value), 2**62)  # no image sizes here: syntax only
@@ -149,7 +131,7 @@ def _merge(slices: dict[str, np.ndarray], slice_id: str, mask: np.ndarray) -> No
 
 def _rle_text(value: object) -> str:
     text = "" if value is None else str(value)
-    return "" if text in _PANDAS_NA else text
+    return "" if text in PANDAS_NA_STRINGS else text
 
 
 def _sizes(answers: pd.DataFrame, column: str) -> list[int]:
@@ -158,25 +140,6 @@ def _sizes(answers: pd.DataFrame, column: str) -> list[int]:
     if not np.isfinite(array).all() or (array != np.round(array)).any() or (array <= 0).any():
         raise RuntimeError(f"the answers file is unusable: {column} must hold positive integers")
     return [int(v) for v in array]
-
-
-def _check_columns(frame: pd.DataFrame) -> None:
-    names = [str(c) for c in frame.columns]
-    problems = []
-    missing = [c for c in COLUMNS if c not in names]
-    extra = [c for c in names if c not in COLUMNS]
-    repeated = sorted({c for c in names if names.count(c) > 1})
-    if missing:
-        problems.append(f"missing {', '.join(missing)}")
-    if extra:
-        problems.append(f"unexpected {', '.join(extra)}")
-    if repeated:
-        problems.append(f"repeated {', '.join(repeated)}")
-    if problems:
-        raise InvalidSubmission(
-            f"the header must hold exactly the columns {','.join(COLUMNS)}; "
-            f"columns {'; '.join(problems)}"
-        )
 
 
 def _keys(frame: pd.DataFrame) -> pd.DataFrame:
@@ -190,37 +153,3 @@ def _keys(frame: pd.DataFrame) -> pd.DataFrame:
 
 def _describe(key: tuple[object, ...]) -> str:
     return f"{ID_COLUMN} {key[0]}, {CLASS} {key[1]}"
-
-
-def _pair_rows(submitted: pd.DataFrame, expected: pd.DataFrame) -> np.ndarray:
-    """For each expected row, the submission row with the same (id, class).
-
-    A pair listed n times in the expected rows must appear n times in the submission; its
-    occurrences are matched in file order.
-    """
-    columns = list(expected.columns)
-    sub = submitted.assign(_rank=submitted.groupby(columns, sort=False).cumcount())
-    exp = expected.assign(_rank=expected.groupby(columns, sort=False).cumcount())
-    positions = pd.MultiIndex.from_frame(sub).get_indexer(pd.MultiIndex.from_frame(exp))
-    if len(submitted) == len(expected) and (positions >= 0).all():
-        return positions
-    have = submitted.value_counts(sort=False)
-    want = expected.value_counts(sort=False)
-    absent = want.index.difference(have.index)
-    if len(absent):
-        raise InvalidSubmission(
-            f"{len(absent):,} row(s) of sample_submission.csv are missing from the submission, "
-            f"e.g. {_describe(absent[0])}"
-        )
-    unknown = have.index.difference(want.index)
-    if len(unknown):
-        raise InvalidSubmission(
-            f"{len(unknown):,} row(s) are not in sample_submission.csv, e.g. "
-            f"{_describe(unknown[0])}"
-        )
-    diff = (have - want.reindex(have.index)).loc[lambda d: d != 0]
-    key = diff.index[0]
-    raise InvalidSubmission(
-        f"each ({ID_COLUMN}, {CLASS}) pair must appear as often as in sample_submission.csv "
-        f"(once, normally); {_describe(key)} appears {have[key]} time(s) instead of {want[key]}"
-    )

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from mle_gym.grading.metrics.regression import mean_absolute_error
+from mle_gym.authoring.metrics import mean_absolute_error
 
 
 def grade(submission: pd.DataFrame, answers: pd.DataFrame) -> float:

@@ -14,8 +14,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from mle_gym.grading import InvalidSubmission
-from mle_gym.grading.metrics.segmentation import rle_f_beta, rle_runs
+from mle_gym.authoring import InvalidSubmission
+from mle_gym.authoring.metrics import rle_f_beta, rle_runs
 
 
 def grade(submission: pd.DataFrame, answers: pd.DataFrame) -> float:

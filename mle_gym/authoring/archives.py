@@ -1,0 +1,179 @@
+"""Reading competition archives: zip, 7z and tar, chosen by file extension.
+
+Every reader here is safe on hostile archives: member paths are never allowed
+outside the destination (no absolute paths, no ``..``), links and device files
+are refused, and the total uncompressed size is capped (``max_bytes``, by
+default :data:`MAX_UNCOMPRESSED`) before anything is written. 7z archives are
+read with `py7zr <https://py7zr.readthedocs.io>`_, zip and tar with the
+standard library.
+"""
+
+from __future__ import annotations
+
+import lzma
+import os
+import tarfile
+import tempfile
+import zipfile
+from collections.abc import Mapping
+from pathlib import Path
+
+from mle_gym.data.kaggle import MAX_UNCOMPRESSED, extract_zip
+
+__all__ = [
+    "MAX_UNCOMPRESSED",
+    "ArchiveError",
+    "extract_archive",
+    "extract_members",
+    "extract_zip",
+    "read_zip_member",
+]
+
+_TAR_SUFFIXES = (".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tar.xz")
+
+
+class ArchiveError(ValueError):
+    """The archive is malformed, unsafe, over the size cap, or of an unknown kind."""
+
+
+def _kind(archive: Path) -> str:
+    name = archive.name.lower()
+    if name.endswith(".zip"):
+        return "zip"
+    if name.endswith(".7z"):
+        return "7z"
+    if name.endswith(_TAR_SUFFIXES):
+        return "tar"
+    raise ArchiveError(f"{archive.name}: not a .zip, .7z or .tar(.gz/.bz2/.xz) archive")
+
+
+def _normalise(name: str) -> str:
+    name = name.replace("\\", "/")
+    while name.startswith("./"):
+        name = name[2:]
+    return name
+
+
+def extract_archive(archive: Path, dest: Path, max_bytes: int = MAX_UNCOMPRESSED) -> list[str]:
+    """Extract every member of ``archive`` into ``dest``; return the files' relative names.
+
+    The kind is chosen by extension (``.zip``, ``.7z``, ``.tar``, ``.tar.gz``,
+    ``.tgz``, ``.tar.bz2``, ``.tar.xz``). Zip archives go through
+    :func:`extract_zip` (its KaggleError on a bad archive); 7z and tar archives
+    raise :class:`ArchiveError` on links, unsafe paths, corrupt data or a total
+    size over ``max_bytes``.
+    """
+    kind = _kind(archive)
+    if kind == "zip":
+        return extract_zip(archive, dest, max_bytes)
+    dest.mkdir(parents=True, exist_ok=True)
+    if kind == "tar":
+        return _extract_tar(archive, dest, max_bytes)
+    import py7zr
+
+    try:
+        with py7zr.SevenZipFile(archive) as sz:
+            infos = sz.list()
+            _check_7z(archive, infos, {i.filename for i in infos}, max_bytes)
+            sz.extractall(path=dest)
+    except (py7zr.exceptions.ArchiveError, lzma.LZMAError, EOFError) as exc:
+        raise ArchiveError(f"{archive.name}: {exc}") from exc
+    return sorted(_normalise(i.filename) for i in infos if not i.is_directory)
+
+
+def _check_7z(archive: Path, infos: list, names: set[str], max_bytes: int) -> None:
+    total = 0
+    for info in infos:
+        if info.filename not in names:
+            continue
+        if info.is_symlink or info.is_directory or not info.is_file:
+            raise ArchiveError(f"{archive.name}: member {info.filename!r} is not a regular file")
+        total += int(info.uncompressed or 0)
+    if total > max_bytes:
+        raise ArchiveError(f"{archive.name}: members to extract exceed the {max_bytes}-byte cap")
+
+
+def _extract_tar(archive: Path, dest: Path, max_bytes: int) -> list[str]:
+    try:
+        with tarfile.open(archive) as tf:
+            members = tf.getmembers()
+            total = sum(m.size for m in members if m.isfile())
+            if total > max_bytes:
+                raise ArchiveError(f"{archive.name}: uncompressed size {total} exceeds the cap")
+            for member in members:
+                if not (member.isfile() or member.isdir()):
+                    raise ArchiveError(
+                        f"{archive.name}: member {member.name!r} is not a regular file"
+                    )
+            tf.extractall(dest, filter="data")
+    except (tarfile.TarError, OSError) as exc:
+        raise ArchiveError(f"{archive.name}: {exc}") from exc
+    return sorted(_normalise(m.name) for m in members if m.isfile())
+
+
+def extract_members(
+    archive: Path, targets: Mapping[str, Path], max_bytes: int = MAX_UNCOMPRESSED
+) -> set[str]:
+    """Write the members of a ``.7z`` or ``.zip`` named in ``targets`` (member -> output file).
+
+    Member names are compared after turning ``\\`` into ``/`` and dropping a
+    leading ``./``; output paths come from ``targets`` only, never from the
+    archive. Every member read is checked against its stored CRC. Returns the
+    names written (a name absent from the archive is simply not in the result).
+    Raises :class:`ArchiveError` when a wanted member is a link or a directory,
+    when the wanted members' total size exceeds ``max_bytes``, or when the
+    archive is corrupt.
+    """
+    if _kind(archive) == "zip":
+        return _zip_members(archive, targets, max_bytes)
+    import py7zr
+
+    written: set[str] = set()
+    try:
+        with py7zr.SevenZipFile(archive) as sz:
+            infos = sz.list()
+            wanted = {i.filename: _normalise(i.filename) for i in infos}
+            wanted = {raw: name for raw, name in wanted.items() if name in targets}
+            _check_7z(archive, infos, set(wanted), max_bytes)
+            if not wanted:
+                return written
+            parents = {targets[name].parent for name in wanted.values()}
+            scratch = os.path.commonpath([str(p) for p in parents])
+            with tempfile.TemporaryDirectory(dir=scratch, prefix=".7z-") as tmp:
+                sz.extract(path=tmp, targets=list(wanted))
+                for raw, name in wanted.items():
+                    os.replace(Path(tmp) / raw, targets[name])
+                    written.add(name)
+    except (py7zr.exceptions.ArchiveError, lzma.LZMAError, EOFError) as exc:
+        raise ArchiveError(f"{archive.name}: {exc}") from exc
+    return written
+
+
+def _zip_members(archive: Path, targets: Mapping[str, Path], max_bytes: int) -> set[str]:
+    written: set[str] = set()
+    with zipfile.ZipFile(archive) as zf:
+        infos = [i for i in zf.infolist() if _normalise(i.filename) in targets]
+        if sum(i.file_size for i in infos) > max_bytes:
+            raise ArchiveError(f"{archive.name}: members exceed the {max_bytes}-byte cap")
+        for info in infos:
+            if info.is_dir() or (info.external_attr >> 16) & 0o170000 == 0o120000:
+                raise ArchiveError(f"{archive.name}: {info.filename!r} is not a regular file")
+            name = _normalise(info.filename)
+            try:
+                targets[name].write_bytes(zf.read(info))
+            except zipfile.BadZipFile as exc:
+                raise ArchiveError(f"{archive.name}: {exc}") from exc
+            written.add(name)
+    return written
+
+
+def read_zip_member(archive: Path, member: str, max_bytes: int = 1 << 30) -> bytes:
+    """The bytes of one member of a zip archive; ArchiveError if it exceeds ``max_bytes``.
+
+    KeyError when the member is absent.
+    """
+    with zipfile.ZipFile(archive) as zf:
+        info = zf.getinfo(member)
+        if info.file_size > max_bytes:
+            raise ArchiveError(f"{archive.name}: {member} is implausibly large ({info.file_size})")
+        return zf.read(info)

@@ -1,0 +1,505 @@
+"""Aggregate an evaluation run's episode folders into report.json, report.md and plots.
+
+``build_report(run_dir)`` reads ``config.json`` and, for every planned episode,
+``episode.json`` and ``grade.json``; ``write_report(run_dir)`` writes the files.
+The report depends only on those files, so it can be rebuilt at any time
+(``mle-gym report RUN_DIR``) and a resumed run reports what an uninterrupted
+one would, apart from timing fields.
+
+Per-episode outcome (the ``episodes`` rows)
+    A pending episode (no episode.json) is listed but counts nowhere. A failed
+    episode counts as no submission: not made, not valid, no score, reward 0,
+    no medal, not above the median, no success. ``data_source`` is the grade's,
+    else the one recorded at reset, else the run's ``--data`` when it names one.
+
+Per task (``tasks[<task_id>]``): every statistic is ``{"mean", "sem", "n"}``
+over the task's finished seeds (stats.py):
+    ``made_submission_pct``, ``valid_submission_pct`` (all data sources);
+    ``above_median_pct``, ``gold_pct``, ``silver_pct``, ``bronze_pct``,
+    ``any_medal_pct`` and ``leaderboard_percentile`` (an invalid submission
+    counts 0) — only over episodes on Kaggle data, as MLE-bench does (``n == 0``
+    otherwise; medals are never claimed on replica data);
+    ``score`` (valid submissions only), ``reward`` (failed = 0), ``steps``;
+    ``success_pct`` — MLAgentBench's success rate: the final score beats the
+    baseline by more than 10% relative, in the task's direction (a baseline of 0
+    needs any improvement) — the grade's own ``baseline`` and ``success`` when it
+    has them (MLAgentBench episodes measure the starter code's score), else the
+    task's ``baseline_score`` (``task.data[<data source>]["baseline_score"]``);
+    only where a baseline exists;
+    ``usage`` — sums of the numeric fields of the agents' usage records (token
+    and request counts; fields measuring seconds are summed under ``timing.usage``).
+
+ML-Bench: rows of ML-Bench episodes carry ``example_id`` and ``passed``; when some
+example was run more than once, ``tasks[<task_id>]["pass_at_k"]`` and
+``overall["pass_at_k"]`` give the unbiased pass@k over examples (k = 1, 2, 5, 10... up
+to the fewest samples any example has), with ``examples`` and ``samples_per_example``;
+episodes that failed without a grade are not attributed to an example.
+
+Overall (``overall``): for the percentages, ``reward``, ``success_pct`` and
+``leaderboard_percentile``, MLE-bench's protocol: for each seed the value over
+the tasks that have a (qualifying) finished episode with that seed, then mean
+± SEM across seeds (each such statistic also has ``per_seed``). ``steps`` is
+over all finished episodes. Scores of different tasks are not averaged.
+
+Timing: every field that measures time is under a key named ``timing`` (or is
+``generated_at``); :func:`strip_timing` removes them to compare two reports.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mle_gym.evaluation import layout
+from mle_gym.evaluation.config import RunConfig, load_config
+from mle_gym.evaluation.errors import EvalConfigError
+from mle_gym.evaluation.stats import fmt, mean_sem
+from mle_gym.textsafe import escape_line
+
+REPORT_FORMAT = "mle_gym.eval.report/1"
+REPORT_JSON = "report.json"
+REPORT_MD = "report.md"
+PLOTS_DIR = "plots"
+TIMING_KEYS = frozenset({"timing", "generated_at"})
+SUCCESS_MARGIN = 0.10
+MEDALS = ("gold", "silver", "bronze")
+ALL_DATA_PCTS = ("made_submission_pct", "valid_submission_pct")
+KAGGLE_PCTS = ("above_median_pct", "gold_pct", "silver_pct", "bronze_pct", "any_medal_pct")
+
+
+@dataclass(frozen=True)
+class TaskInfo:
+    """What the report needs to know about a task (all optional: the task may be unknown)."""
+
+    metric: str | None = None
+    lower_is_better: bool | None = None
+    data: dict[str, Any] | None = None
+    leaderboard: Any = None
+
+    def baseline(self, source: str | None) -> float | None:
+        """``baseline_score`` of the data source, if the task has one."""
+        figures = (self.data or {}).get(source or "") or {}
+        value = figures.get("baseline_score") if isinstance(figures, dict) else None
+        return None if value is None else float(value)
+
+
+def task_info(env_id: str) -> TaskInfo:
+    """The task's figures, or an empty TaskInfo when this installation does not know it."""
+    from mle_gym.tasks import TaskError, get_task
+
+    try:
+        task = get_task(env_id)
+    except TaskError:
+        return TaskInfo()
+    return TaskInfo(task.metric, task.lower_is_better, dict(task.data), task.leaderboard)
+
+
+def beats_baseline(score: float | None, baseline: float | None, lower_is_better: bool) -> bool:
+    """MLAgentBench success: ``score`` improves on ``baseline`` by more than 10% relative."""
+    if score is None or baseline is None:
+        return False
+    gain = (baseline - score) if lower_is_better else (score - baseline)
+    if baseline == 0:
+        return gain > 0
+    return gain / abs(baseline) > SUCCESS_MARGIN
+
+
+def _flatten_numbers(value: Any, prefix: str = "") -> dict[str, float]:
+    out: dict[str, float] = {}
+    if isinstance(value, dict):
+        for key, item in value.items():
+            out.update(_flatten_numbers(item, f"{prefix}{key}."))
+    elif isinstance(value, int | float) and not isinstance(value, bool):
+        out[prefix.rstrip(".")] = float(value)
+    return out
+
+
+def _sum_numbers(items: Iterable[dict[str, float]]) -> dict[str, float]:
+    total: dict[str, float] = {}
+    for item in items:
+        for key, value in item.items():
+            total[key] = round(total.get(key, 0.0) + value, 6)
+    return dict(sorted(total.items()))
+
+
+def _sum_usage(rows: Iterable[dict[str, Any]]) -> dict[str, float]:
+    return _sum_numbers(row.get("usage") or {} for row in rows)
+
+
+def _sum_usage_seconds(rows: Iterable[dict[str, Any]]) -> dict[str, float]:
+    return _sum_numbers(row["timing"].get("usage") or {} for row in rows)
+
+
+def episode_outcome(
+    config: RunConfig,
+    env_id: str,
+    seed: int,
+    record: dict[str, Any] | None,
+    grade: dict[str, Any] | None,
+    info: TaskInfo,
+) -> dict[str, Any]:
+    """One row of ``episodes``: the normalised outcome (see the module docstring)."""
+    status = record.get("status") if record else "pending"
+    row: dict[str, Any] = {"task_id": layout.task_id_of(env_id), "env_id": env_id, "seed": seed}
+    row["status"] = status
+    if record is None:
+        return row
+    ok = status == "done" and isinstance(grade, dict)
+    g = grade if ok else {}
+    assert g is not None
+    source = g.get("data_source") or record.get("data_source")
+    if source is None and config.data in ("kaggle", "replica", "bundled"):
+        source = config.data
+    lower = info.lower_is_better
+    if lower is None:
+        lower = bool(g.get("is_lower_better"))
+    valid = bool(g.get("valid"))
+    score = g.get("score") if valid else None
+    kaggle = source == "kaggle"
+    medal = None
+    if kaggle:
+        medal = next((m for m in MEDALS if g.get(f"{m}_medal")), "none")
+    baseline = info.baseline(source)
+    own_baseline = g.get("baseline")  # MLAgentBench grades carry their measured baseline
+    if own_baseline is not None:
+        baseline = float(own_baseline)
+    errors = record.get("errors") or []
+    usage = _flatten_numbers(record.get("usage") or {})
+    row.update(
+        data_source=source,
+        submission_exists=bool(g.get("submission_exists")),
+        valid=valid,
+        score=score,
+        reward=float(record.get("reward") or 0.0) if status == "done" else 0.0,
+        steps=int(record.get("steps") or 0),
+        medal=medal,
+        above_median=bool(g.get("above_median")) if kaggle else None,
+        leaderboard_percentile=(float(g.get("percentile") or 0.0) if valid else 0.0)
+        if kaggle
+        else None,
+        baseline_score=baseline,
+        success=(
+            bool(g.get("success"))
+            if own_baseline is not None and "success" in g
+            else beats_baseline(score, baseline, lower)
+        )
+        if baseline is not None
+        else None,
+        error=(f"{errors[0].get('type')}: {errors[0].get('message')}" if errors else None)
+        if status == "failed"
+        else None,
+        usage={k: v for k, v in usage.items() if "seconds" not in k},
+        timing={
+            "seconds": (record.get("timing") or {}).get("seconds"),
+            "usage": {k: v for k, v in usage.items() if "seconds" in k},
+        },
+    )
+    if g.get("benchmark") == "ML-Bench" and g.get("example_id") is not None:
+        row.update(example_id=g["example_id"], passed=bool(g.get("passed")))
+    return row
+
+
+PASS_AT_KS = (1, 2, 5, 10, 20, 50, 100)
+
+
+def pass_at_k_stats(rows: Iterable[dict[str, Any]]) -> dict[str, Any] | None:
+    """Unbiased pass@k over the examples of ML-Bench rows (None when no example was run
+    more than once; keys are ``(env_id, example_id)``)."""
+    from mle_gym.mlbench.passk import pass_at_ks
+
+    outcomes: dict[tuple[str, Any], list[bool]] = {}
+    for r in rows:
+        if r.get("status") == "done" and r.get("example_id") is not None:
+            outcomes.setdefault((r["env_id"], r["example_id"]), []).append(bool(r["passed"]))
+    if not outcomes or max(len(v) for v in outcomes.values()) < 2:
+        return None
+    counts = [len(v) for v in outcomes.values()]
+    values = pass_at_ks(outcomes, PASS_AT_KS)
+    return {
+        "k": {str(k): round(v, 6) for k, v in values.items()},
+        "examples": len(outcomes),
+        "samples_per_example": {"min": min(counts), "max": max(counts)},
+    }
+
+
+def load_rows(run_dir: Path, config: RunConfig) -> list[dict[str, Any]]:
+    """Outcome rows of every planned episode, in (task, seed) order."""
+    infos = {env_id: task_info(env_id) for env_id in config.tasks}
+    rows = []
+    for env_id in config.tasks:
+        for seed in config.seeds:
+            folder = layout.episode_dir(run_dir, layout.task_id_of(env_id), seed)
+            record = layout.read_episode_record(folder)
+            grade = layout.read_json(folder / layout.GRADE_FILE) if record else None
+            rows.append(episode_outcome(config, env_id, seed, record, grade, infos[env_id]))
+    return rows
+
+
+def _finished(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [r for r in rows if r["status"] in ("done", "failed")]
+
+
+def _counts(rows: list[dict[str, Any]]) -> dict[str, int]:
+    return {
+        "planned": len(rows),
+        "finished": sum(r["status"] != "pending" for r in rows),
+        "done": sum(r["status"] == "done" for r in rows),
+        "failed": sum(r["status"] == "failed" for r in rows),
+        "pending": sum(r["status"] == "pending" for r in rows),
+    }
+
+
+def _flag(row: dict[str, Any], metric: str) -> bool:
+    if metric == "made_submission_pct":
+        return bool(row.get("submission_exists"))
+    if metric == "valid_submission_pct":
+        return bool(row.get("valid"))
+    if metric == "above_median_pct":
+        return bool(row.get("above_median"))
+    if metric == "any_medal_pct":
+        return row.get("medal") in MEDALS
+    return row.get("medal") == metric.removesuffix("_pct")
+
+
+def _qualifies(row: dict[str, Any], metric: str) -> bool:
+    if metric in KAGGLE_PCTS or metric == "leaderboard_percentile":
+        return row.get("data_source") == "kaggle"
+    if metric == "success_pct":
+        return row.get("baseline_score") is not None
+    return True
+
+
+def _value(row: dict[str, Any], metric: str) -> float:
+    if metric == "reward":
+        return float(row["reward"])
+    if metric == "leaderboard_percentile":
+        return float(row["leaderboard_percentile"])
+    if metric == "success_pct":
+        return 100.0 if row.get("success") else 0.0
+    return 100.0 if _flag(row, metric) else 0.0
+
+
+def _task_stats(info: TaskInfo, env_id: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
+    done = _finished(rows)
+    out: dict[str, Any] = {
+        "env_id": env_id,
+        "metric": info.metric,
+        "lower_is_better": info.lower_is_better,
+        "data_sources": sorted({r["data_source"] for r in done if r.get("data_source")}),
+        "baseline_score": next(
+            (r["baseline_score"] for r in done if r.get("baseline_score") is not None), None
+        ),
+        "episodes": _counts(rows),
+    }
+    for metric in (*ALL_DATA_PCTS, *KAGGLE_PCTS, "leaderboard_percentile", "success_pct"):
+        out[metric] = mean_sem(_value(r, metric) for r in done if _qualifies(r, metric))
+    out["score"] = mean_sem(r["score"] for r in done if r.get("score") is not None)
+    out["reward"] = mean_sem(r["reward"] for r in done)
+    passk = pass_at_k_stats(done)
+    if passk is not None:
+        out["pass_at_k"] = passk
+    out["steps"] = mean_sem(r["steps"] for r in done)
+    out["usage"] = _sum_usage(done)
+    seconds = [r["timing"]["seconds"] for r in done if r["timing"].get("seconds") is not None]
+    out["timing"] = {
+        "seconds": mean_sem(seconds),
+        "total_seconds": round(sum(seconds), 3),
+        "usage": _sum_usage_seconds(done),
+    }
+    return out
+
+
+def _across_seeds(rows: list[dict[str, Any]], seeds: Iterable[int], metric: str) -> dict[str, Any]:
+    per_seed: dict[str, float] = {}
+    for seed in seeds:
+        values = [_value(r, metric) for r in rows if r["seed"] == seed and _qualifies(r, metric)]
+        if values:
+            per_seed[str(seed)] = round(sum(values) / len(values), 6)
+    return {**mean_sem(per_seed.values()), "per_seed": per_seed}
+
+
+def aggregate(config: RunConfig, rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The ``counts``, ``overall`` and ``tasks`` sections from outcome rows (pure)."""
+    infos = {env_id: task_info(env_id) for env_id in config.tasks}
+    tasks = {}
+    for env_id in config.tasks:
+        task_rows = [r for r in rows if r["env_id"] == env_id]
+        tasks[layout.task_id_of(env_id)] = _task_stats(infos[env_id], env_id, task_rows)
+    done = _finished(rows)
+    overall: dict[str, Any] = {"tasks": len(config.tasks), "seeds": len(config.seeds)}
+    for metric in (
+        *ALL_DATA_PCTS,
+        *KAGGLE_PCTS,
+        "leaderboard_percentile",
+        "success_pct",
+        "reward",
+    ):
+        overall[metric] = _across_seeds(done, config.seeds, metric)
+    overall["steps"] = mean_sem(r["steps"] for r in done)
+    passk = pass_at_k_stats(done)
+    if passk is not None:
+        overall["pass_at_k"] = passk
+    usage = _sum_usage(done)
+    overall["usage"] = {
+        "total": usage,
+        "per_episode": {k: round(v / len(done), 6) for k, v in usage.items()} if done else {},
+    }
+    seconds = [r["timing"]["seconds"] for r in done if r["timing"].get("seconds") is not None]
+    overall["timing"] = {
+        "seconds": mean_sem(seconds),
+        "total_seconds": round(sum(seconds), 3),
+        "usage": _sum_usage_seconds(done),
+    }
+    failures = [
+        {"task_id": r["task_id"], "seed": r["seed"], "error": r.get("error")}
+        for r in rows
+        if r["status"] == "failed"
+    ]
+    return {"counts": _counts(rows), "overall": overall, "tasks": tasks, "failures": failures}
+
+
+def build_report(run_dir: Path | str) -> dict[str, Any]:
+    """The full report of a run directory (see the module docstring)."""
+    run_dir = Path(run_dir)
+    config = load_config(run_dir)
+    if config is None:
+        raise EvalConfigError(f"{run_dir} holds no evaluation run (no config.json)")
+    rows = load_rows(run_dir, config)
+    report: dict[str, Any] = {
+        "format": REPORT_FORMAT,
+        "generated_at": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+        "config": config.to_json(),
+    }
+    report.update(aggregate(config, rows))
+    report["episodes"] = rows
+    return report
+
+
+def strip_timing(value: Any) -> Any:
+    """A copy of ``value`` without any ``timing``/``generated_at`` key, at any depth."""
+    if isinstance(value, dict):
+        return {k: strip_timing(v) for k, v in value.items() if k not in TIMING_KEYS}
+    if isinstance(value, list):
+        return [strip_timing(v) for v in value]
+    return value
+
+
+def _pct_row(label: str, stat: dict[str, Any]) -> str:
+    return f"| {label} | {fmt(stat)} | {stat.get('n', 0)} |"
+
+
+def render_markdown(report: dict[str, Any]) -> str:
+    """report.md: the run, overall figures, a per-task table, failures and plots.
+
+    Text that may come from the agent (failure messages) is escaped onto one line
+    (:func:`mle_gym.textsafe.escape_line`): report.md is read on terminals too."""
+    cfg, counts, overall = report["config"], report["counts"], report["overall"]
+    lines = [
+        "# Evaluation report",
+        "",
+        f"- agent: `{cfg['agent']}`"
+        + (f" with {cfg['agent_args']}" if cfg.get("agent_args") else ""),
+        f"- data: {cfg['data']} · sandbox: {cfg['sandbox']} · reward mode: {cfg['reward_mode']}"
+        + (f" · max steps: {cfg['max_steps']}" if cfg.get("max_steps") else "")
+        + (f" · time budget: {cfg['time_budget_s']} s" if cfg.get("time_budget_s") else ""),
+        f"- {len(cfg['tasks'])} task(s) x seeds {cfg['seeds']}",
+        f"- episodes: {counts['finished']}/{counts['planned']} finished "
+        f"({counts['done']} done, {counts['failed']} failed, {counts['pending']} pending)",
+        "",
+        "## Overall",
+        "",
+        "Mean ± SEM across seeds of the per-seed value over tasks (MLE-bench protocol); "
+        "medal figures only over episodes on Kaggle data.",
+        "",
+        "| metric | mean ± SEM | seeds |",
+        "|---|---|---|",
+    ]
+    labels = {
+        "made_submission_pct": "made a submission (%)",
+        "valid_submission_pct": "valid submission (%)",
+        "above_median_pct": "above median (%)",
+        "gold_pct": "gold (%)",
+        "silver_pct": "silver (%)",
+        "bronze_pct": "bronze (%)",
+        "any_medal_pct": "any medal (%)",
+        "leaderboard_percentile": "leaderboard percentile",
+        "success_pct": "success over baseline (%)",
+    }
+    for key, label in labels.items():
+        lines.append(_pct_row(label, overall[key]))
+    reward = overall["reward"]
+    lines.append(
+        f"| mean reward | {fmt(reward, 4)} | {reward.get('n', 0)} |",
+    )
+    if overall.get("pass_at_k"):
+        pk = overall["pass_at_k"]
+        spe = pk["samples_per_example"]
+        lines.append(
+            "| pass@k (ML-Bench, unbiased) | "
+            + ", ".join(f"pass@{k} {v:.4f}" for k, v in pk["k"].items())
+            + f" | {pk['examples']} examples x {spe['min']}-{spe['max']} samples |"
+        )
+    lines += [
+        "",
+        f"Steps per episode: {fmt(overall['steps'])}; episode time: "
+        f"{fmt(overall['timing']['seconds'])} s (total {overall['timing']['total_seconds']} s).",
+    ]
+    if any(overall["usage"]["total"].values()):
+        usage = ", ".join(f"{k} {v:g}" for k, v in overall["usage"]["total"].items())
+        lines.append(f"Usage (total): {usage}.")
+    lines += [
+        "",
+        "## Per task",
+        "",
+        "Mean ± SEM over the task's seeds.",
+        "",
+        "| task | data | done/failed/pending | made % | valid % | above median % | any medal % "
+        "| score | reward | success % | steps | time (s) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for task_id, t in report["tasks"].items():
+        e = t["episodes"]
+        lines.append(
+            f"| {task_id} | {', '.join(t['data_sources']) or '-'} "
+            f"| {e['done']}/{e['failed']}/{e['pending']} "
+            f"| {fmt(t['made_submission_pct'])} | {fmt(t['valid_submission_pct'])} "
+            f"| {fmt(t['above_median_pct'])} | {fmt(t['any_medal_pct'])} "
+            f"| {fmt(t['score'], 5)} | {fmt(t['reward'], 4)} | {fmt(t['success_pct'])} "
+            f"| {fmt(t['steps'])} | {fmt(t['timing']['seconds'])} |"
+        )
+    mixed = [k for k, t in report["tasks"].items() if len(t["data_sources"]) > 1]
+    if mixed:
+        lines += ["", f"Warning: episodes on more than one data source for {', '.join(mixed)}."]
+    if report["failures"]:
+        lines += ["", "## Failed episodes", ""]
+        for f in report["failures"]:
+            # may quote agent-produced text: one line, terminal controls escaped
+            error = escape_line((f["error"] or "").split("\n", 1)[0][:300])
+            lines.append(f"- {f['task_id']} seed {f['seed']}: {error}")
+    if report.get("plots"):
+        lines += ["", "## Plots", ""]
+        for rel in report["plots"]:
+            lines.append(f"![{Path(rel).stem}]({rel})")
+    return "\n".join(lines) + "\n"
+
+
+def write_report(run_dir: Path | str, *, plots: bool = True) -> dict[str, Any]:
+    """Build the report and write report.json, report.md and (optionally) plots/*.png;
+    return the report. Plots are skipped with a note if matplotlib is missing."""
+    run_dir = Path(run_dir)
+    report = build_report(run_dir)
+    report["plots"] = []
+    if plots:
+        try:
+            from mle_gym.evaluation.plots import write_plots
+        except ImportError as exc:  # matplotlib is an optional dependency
+            report["plots_skipped"] = f"matplotlib is not available: {exc}"
+        else:
+            written = write_plots(report, run_dir / PLOTS_DIR)
+            report["plots"] = [str(p.relative_to(run_dir)) for p in written]
+    layout.write_json_atomic(run_dir / REPORT_JSON, report)
+    layout.write_text_atomic(run_dir / REPORT_MD, render_markdown(report))
+    return report

@@ -1,0 +1,25 @@
+"""Grading test cases of this competition (run by tests/mlebench/test_grading_cases.py).
+
+Synthetic files in the competition's real format, graded end to end; the kinds of case
+and the shared oracles are in tests/mlebench/grading_kit.py.
+"""
+
+from __future__ import annotations
+
+from grading_kit import Check, ExactCase, ExactGrading, case_classes, macro_f1
+
+
+def case() -> ExactCase:
+    return case_classes(
+        "Id",
+        "Predicted",
+        ["0", "1", "2", "3", "4", "5"],
+        [15504, 3, 3, 7, 7, 7],
+        [15504, 3, 7, 7, 7, 9],
+        macro_f1,
+    )
+
+
+CASES: dict[str, Check] = {
+    "grading": ExactGrading(case),
+}

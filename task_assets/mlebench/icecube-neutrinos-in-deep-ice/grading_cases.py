@@ -1,0 +1,34 @@
+"""Grading test cases of this competition (run by tests/mlebench/test_grading_cases.py).
+
+Synthetic files in the competition's real format, graded end to end; the kinds of case
+and the shared oracles are in tests/mlebench/grading_kit.py.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from grading_kit import Check, ExactCase, ExactGrading
+
+
+def case_icecube() -> ExactCase:
+    answers = pd.DataFrame(
+        {"event_id": [2092, 7344, 9482], "azimuth": [0.5, 3.0, 5.9], "zenith": [1.2, 0.3, 2.9]}
+    )
+    guess = answers.assign(azimuth=[0.6, 1.0, 5.9], zenith=[1.2, 0.5, 2.0])
+
+    def vector(az: np.ndarray, zen: np.ndarray) -> np.ndarray:
+        return np.stack([np.sin(zen) * np.cos(az), np.sin(zen) * np.sin(az), np.cos(zen)], axis=1)
+
+    cos = np.sum(
+        vector(answers["azimuth"], answers["zenith"]) * vector(guess["azimuth"], guess["zenith"]),
+        axis=1,
+    )
+    expected = float(np.mean(np.arccos(np.clip(cos, -1, 1))))
+    malformed = "event_id,azimuth,zenith\n2092,inf,1\n7344,1,1\n9482,1,1\n"
+    return ExactCase(answers, answers.copy(), guess, expected, malformed, 0.0)
+
+
+CASES: dict[str, Check] = {
+    "grading": ExactGrading(case_icecube),
+}

@@ -1,0 +1,35 @@
+"""Grading test cases of this competition (run by tests/mlebench/test_grading_cases.py).
+
+Synthetic files in the competition's real format, graded end to end; the kinds of case
+and the shared oracles are in tests/mlebench/grading_kit.py.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from grading_kit import Check, WorseCase, score
+
+from mle_gym.tasks import TaskSpec
+
+CASE = WorseCase(
+    answers={"segment_id": [1000213997, 1000015382], "time_to_eruption": [24500000, 11250000]},
+    imperfect={
+        "segment_id": [1000213997, 1000015382],
+        "time_to_eruption": [24500123.4, 11249000],
+    },
+    malformed={"segment_id": [1000213997, 1000015382], "time_to_eruption": ["soon", 0]},
+    best=0.0,
+)
+
+
+def mae_is_rounded(task: TaskSpec, tmp_path: Path) -> None:
+    case = CASE
+    report = score(task, tmp_path, case.answers, case.imperfect)
+    assert report.score == 562.0  # mean(123.4, 1000) = 561.7
+
+
+CASES: dict[str, Check] = {
+    "grading": CASE,
+    "mae-is-rounded": mae_is_rounded,
+}

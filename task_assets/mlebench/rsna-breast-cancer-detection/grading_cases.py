@@ -1,0 +1,48 @@
+"""Grading test cases of this competition (run by tests/mlebench/test_grading_cases.py).
+
+Synthetic files in the competition's real format, graded end to end; the kinds of case
+and the shared oracles are in tests/mlebench/grading_kit.py.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from grading_kit import Check, WorseCase, score
+
+from mle_gym.tasks import TaskSpec
+
+CASE = WorseCase(
+    answers={
+        "prediction_id": ["10008_L", "10008_R", "10011_L", "10011_R"],
+        "cancer": [0, 1, 0, 1],
+    },
+    imperfect={
+        "prediction_id": ["10008_L", "10008_R", "10011_L", "10011_R"],
+        "cancer": [0.5, 0.5, 0.5, 0.5],
+    },
+    malformed={
+        "prediction_id": ["10008_L", "10008_R", "10011_L", "10011_R"],
+        "cancer": [0, "likely", 0, 0.2],
+    },
+    best=1.0,
+)
+
+
+def predictions_are_clipped(task: TaskSpec, tmp_path: Path) -> None:
+    case = CASE
+    ids = case.answers["prediction_id"]
+    clipped = {"prediction_id": ids, "cancer": [-3, 1.7, 0, 4]}
+    report = score(task, tmp_path, case.answers, clipped)
+    assert report.valid and report.score == pytest.approx(1.0)
+    # all zero: MLE-bench's precision is 0/0 = NaN in numpy, and the score 0
+    zeros = {"prediction_id": ids, "cancer": [0, 0, 0, -0.2]}
+    report = score(task, tmp_path, case.answers, zeros)
+    assert report.valid and report.score == 0.0
+
+
+CASES: dict[str, Check] = {
+    "grading": CASE,
+    "predictions-are-clipped": predictions_are_clipped,
+}

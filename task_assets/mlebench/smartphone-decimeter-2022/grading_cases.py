@@ -1,0 +1,109 @@
+"""Grading test cases of this competition (run by tests/mlebench/test_grading_cases.py).
+
+Synthetic files in the competition's real format, graded end to end; the kinds of case
+and the shared oracles are in tests/mlebench/grading_kit.py.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from grading_kit import (
+    Check,
+    KeyedRawCase,
+    KeyedRawFormat,
+    KeyedRawGrading,
+    grade_frame,
+    keyed_raw_files,
+)
+
+from mle_gym.tasks import TaskSpec
+
+TRIPS = ["2021-08-24-US-SVL-1-GooglePixel5", "2021-08-24-US-SVL-1-SamsungGalaxyS20Ultra"]
+
+
+TRIP_SIZES = [6, 5]
+
+
+SMARTPHONE_COLUMNS = ("tripId", "UnixTimeMillis", "LatitudeDegrees", "LongitudeDegrees")
+
+
+def haversine_like_mlebench(frame: pd.DataFrame, truth: pd.DataFrame) -> float:
+    """Per trip (rows paired by position), the mean of the p50 and p95 errors; then the mean."""
+    errors = []
+    for trip in truth["tripId"].unique():
+        a = truth[truth["tripId"] == trip]
+        b = frame[frame["tripId"] == trip]
+        lat1, lon1 = (
+            np.deg2rad(a["LatitudeDegrees"].to_numpy()),
+            np.deg2rad(a["LongitudeDegrees"].to_numpy()),
+        )
+        lat2, lon2 = (
+            np.deg2rad(b["LatitudeDegrees"].to_numpy()),
+            np.deg2rad(b["LongitudeDegrees"].to_numpy()),
+        )
+        h = np.sin((lat2 - lat1) / 2) ** 2
+        h += np.cos(lat1) * np.cos(lat2) * np.sin((lon2 - lon1) / 2) ** 2
+        d = 2 * 6_371_000 * np.arcsin(np.sqrt(h))
+        errors.append(np.mean([np.quantile(d, 0.5), np.quantile(d, 0.95)]))
+    return float(np.mean(errors))
+
+
+def raw_case_smartphone() -> KeyedRawCase:
+    trip = [t for t, n in zip(TRIPS, TRIP_SIZES, strict=True) for _ in range(n)]
+    step = [k for n in TRIP_SIZES for k in range(n)]
+    answers = pd.DataFrame(  # MLE-bench's private test.csv: the trips' ground_truth.csv rows
+        {
+            "tripId": trip,
+            "UnixTimeMillis": [1313868312000 + 1000 * k for k in step],
+            "LatitudeDegrees": [37.4275 + 1.1e-5 * k for k in step],
+            "LongitudeDegrees": [-122.0731 - 1.3e-5 * k for k in step],
+        }
+    )
+    sample = answers.assign(LatitudeDegrees=37.904611315634504, LongitudeDegrees=-86.48107806249548)
+    imperfect = answers.copy()
+    imperfect["LatitudeDegrees"] += [1e-5 * (k % 3) for k in step]
+    imperfect.loc[imperfect["tripId"] == TRIPS[1], "LongitudeDegrees"] += 2e-5
+    malformed = answers.copy()
+    malformed.loc[3, "UnixTimeMillis"] += 500  # a time the sample does not list
+    return KeyedRawCase(
+        answers,
+        sample,
+        imperfect,
+        haversine_like_mlebench(imperfect, answers),
+        malformed,
+        "1 row(s) of sample_submission.csv are missing",
+        0.0,
+        SMARTPHONE_COLUMNS,
+    )
+
+
+def rows_and_coordinates_are_checked(task: TaskSpec, tmp_path: Path) -> None:
+    task, case, answers = keyed_raw_files(task, raw_case_smartphone, tmp_path)
+    report = grade_frame(task, tmp_path, "short", case.answers.iloc[1:], answers)
+    assert not report.valid and "10 rows but 11" in report.message
+    twice = case.answers.copy()
+    twice.loc[1, "UnixTimeMillis"] = twice.loc[0, "UnixTimeMillis"]
+    report = grade_frame(task, tmp_path, "twice", twice, answers)
+    assert not report.valid and "missing" in report.message
+    text = case.answers.astype(str)
+    text.loc[7, "LatitudeDegrees"] = "north"
+    report = grade_frame(task, tmp_path, "text", text, answers)
+    assert not report.valid and "LatitudeDegrees must be a number" in report.message
+    assert "data row 8" in report.message
+    # a trip whose rows all miss by the same distance scores that distance
+    east = case.answers.copy()
+    east.loc[east["tripId"] == TRIPS[0], "LatitudeDegrees"] += 1e-4
+    report = grade_frame(task, tmp_path, "east", east, answers)
+    assert report.score == pytest.approx(6_371_000 * math.radians(1e-4) / 2, abs=1e-5)
+
+
+CASES: dict[str, Check] = {
+    "grading": KeyedRawGrading(raw_case_smartphone),
+    "format": KeyedRawFormat(raw_case_smartphone),
+    "rows-and-coordinates-are-checked": rows_and_coordinates_are_checked,
+}

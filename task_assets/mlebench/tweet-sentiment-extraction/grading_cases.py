@@ -1,0 +1,55 @@
+"""Grading test cases of this competition (run by tests/mlebench/test_grading_cases.py).
+
+Synthetic files in the competition's real format, graded end to end; the kinds of case
+and the shared oracles are in tests/mlebench/grading_kit.py.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from grading_kit import Check, WorseCase, score
+
+from mle_gym.tasks import TaskSpec
+
+CASE = WorseCase(
+    answers={
+        "textID": ["f87dea47db", "96d74cb729", "eee518ae67"],
+        "text": ["Last session of the day, happy bday!", "so sad today", "what a day"],
+        "selected_text": ["happy bday!", "so sad", "what a day"],
+        "sentiment": ["positive", "negative", "neutral"],
+    },
+    imperfect={
+        "textID": ["f87dea47db", "96d74cb729", "eee518ae67"],
+        "selected_text": ["Happy BDAY! today", "sad", "what a day"],
+    },
+    malformed={"textID": ["f87dea47db", "96d74cb729", "eee518ae67"], "text": ["a", "b", "c"]},
+    best=1.0,
+)
+
+
+def with_an_empty_reference(task: TaskSpec, tmp_path: Path) -> None:
+    case = CASE
+    answers = {**case.answers, "selected_text": ["happy bday!", "so sad", ""]}
+    ids = case.answers["textID"]
+    blank = score(
+        task,
+        tmp_path,
+        answers,
+        {"textID": ids, "selected_text": ["happy bday!", "so sad", ""]},
+    )
+    assert not blank.valid and "non-empty" in blank.message
+    guessed = score(
+        task,
+        tmp_path,
+        answers,
+        {"textID": ids, "selected_text": ["happy bday!", "so sad", "what"]},
+    )
+    assert guessed.score == pytest.approx(2 / 3, abs=1e-5)
+
+
+CASES: dict[str, Check] = {
+    "grading": CASE,
+    "with-an-empty-reference": with_an_empty_reference,
+}
