@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import dataclasses
 import logging
 import os
 import tempfile
@@ -35,7 +36,7 @@ import uuid
 import weakref
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 import gymnasium as gym
 from gymnasium.error import ResetNeeded
@@ -53,14 +54,17 @@ from mle_gym.sandbox import Sandbox, SandboxLimits, check_kind, default_kind, ma
 from mle_gym.sandbox.base import WORKSPACE
 from mle_gym.sandbox.hostfs import make_inert
 from mle_gym.sandbox.kernel import PythonKernel
-from mle_gym.spaces import FreeText
-from mle_gym.tasks import Limits, TaskSpec, get_task
+from mle_gym.spaces import FreeText, ToolCallSpace
+from mle_gym.tasks import TaskSpec, get_task
 from mle_gym.tools.builtin import ToolContext, list_files
 from mle_gym.tools.format import truncate
 from mle_gym.tools.fs import FsError, SandboxFS
 from mle_gym.tools.parsing import ActionError, ToolCall
 from mle_gym.tools.spec import ToolArgError, ToolResult
 from mle_gym.trajectory import TrajectoryWriter, json_safe
+
+if TYPE_CHECKING:
+    from mle_gym.data.store import PreparedData
 from mle_gym.transcript import Transcript
 from mle_gym.turn_messages import end_line, turn_heading, turn_messages
 
@@ -112,7 +116,10 @@ class MLEEnv(gym.Env[str, Any]):
         family_options: options for the task's family (see :mod:`mle_gym.families`).
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 4}
+    action_space: ToolCallSpace
+    observation_space: FreeText
+    # gymnasium declares ``metadata`` an instance variable, so no ClassVar here
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012
 
     def __init__(
         self,
@@ -167,14 +174,8 @@ class MLEEnv(gym.Env[str, Any]):
             "disk_mb": disk_mb,
         }
         base = self.task.limits
-        self.limits = Limits(
-            **{
-                name: (
-                    overrides.get(name) if overrides.get(name) is not None else getattr(base, name)
-                )
-                for name in Limits.__dataclass_fields__
-            }
-        )
+        given: dict[str, Any] = {k: v for k, v in overrides.items() if v is not None}
+        self.limits = dataclasses.replace(base, **given)
         for name, value in overrides.items():
             if value is not None and not value > 0:
                 raise ValueError(f"{name} must be positive, got {value!r}")
@@ -197,7 +198,7 @@ class MLEEnv(gym.Env[str, Any]):
         self._episode: Episode | None = None
         self.episode_id: str | None = None
         self.data_source: str | None = None
-        self._data = None
+        self._data: PreparedData | None = None
         self._mode = reward_mode
         self._steps = 0
         self._t0 = 0.0

@@ -64,7 +64,8 @@ def run_episode(
     error_count = 0
     while not (terminated or truncated):
         action = agent.act(obs, info)
-        obs, reward, terminated, truncated, info = env.step(action)
+        obs, step_reward, terminated, truncated, info = env.step(action)
+        reward = float(step_reward)
         steps += 1
         if info.get("ok") is False and "error" in info:
             error_count += 1

@@ -33,6 +33,8 @@ class RewardConfigError(ValueError):
 
 
 def _normalized_bounds(task: TaskSpec, data_source: str) -> tuple[float, float] | None:
+    base: float | None
+    top: float | None
     if data_source == "kaggle" and task.leaderboard is not None:
         base = task.leaderboard.sample_submission_score
         top = task.leaderboard.gold

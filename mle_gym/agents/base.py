@@ -122,6 +122,8 @@ class Agent(abc.ABC):
     """
 
     name: str = "agent"
+    #: True while the outermost wrapped ``reset`` of this agent runs
+    _in_reset: bool = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

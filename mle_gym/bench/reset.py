@@ -13,6 +13,7 @@ unmount + delete, with the default 10 GB quota) is measured on its own.
 
 from __future__ import annotations
 
+import functools
 import shutil
 import tempfile
 from pathlib import Path
@@ -31,7 +32,7 @@ def measure(ctx: BenchContext, backend: str) -> list[Figure]:
     envs = {size: ctx.make_env(backend, ctx.sized_envs[size]) for size in sizes}
     try:
         s = interleaved(
-            {str(size): (lambda e=env: e.reset(seed=0)) for size, env in envs.items()},
+            {str(size): functools.partial(env.reset, seed=0) for size, env in envs.items()},
             ctx.config.repeats,  # resets are quick; many rounds steady the ratio
             warmup=1,
         )

@@ -10,6 +10,7 @@ recorded in ``report.errors`` and the others still run.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import time
 import traceback
 from collections.abc import Callable
@@ -73,9 +74,9 @@ def run_bench(config: BenchConfig, *, log: Callable[[str], None] | None = None) 
             if per_backend is not None:
                 for backend in config.backends:
                     what = f"{name} [{backend}]"
-                    _run(report, say, what, lambda f=per_backend, b=backend: f(ctx, b))
+                    _run(report, say, what, functools.partial(per_backend, ctx, backend))
             if once is not None:
-                _run(report, say, name, lambda f=once: f(ctx))
+                _run(report, say, name, functools.partial(once, ctx))
     finally:
         world.close()
         report.machine["load_average_end"] = load_average()

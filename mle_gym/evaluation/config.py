@@ -83,7 +83,7 @@ class RunConfig:
             return cls(
                 tasks=tuple(str(t) for t in data["tasks"]),
                 seeds=tuple(int(s) for s in data["seeds"]),
-                **{name: data.get(name) for name in SETTING_NAMES if name in data},
+                **{name: data[name] for name in SETTING_NAMES if name in data},
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise EvalConfigError(f"malformed evaluation config: {exc}") from exc

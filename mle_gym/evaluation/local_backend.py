@@ -159,7 +159,8 @@ class LocalBackend:
         if start_method not in START_METHODS:
             raise ValueError(f"start_method must be one of {START_METHODS}, got {start_method!r}")
         self.workers = workers
-        self.ctx = multiprocessing.get_context(start_method)
+        # typeshed's BaseContext lacks Process/Pipe; every concrete context has them
+        self.ctx: Any = multiprocessing.get_context(start_method)
         self.log_dir = log_dir
         self.episode_timeout_s = episode_timeout_s
         self._pool: list[_Worker] = []

@@ -65,8 +65,15 @@ if TYPE_CHECKING:
 class GradeLike(Protocol):
     """What ``TaskFamily.grade`` returns: anything with ``valid``, ``score`` and ``to_dict``."""
 
-    valid: bool
-    score: float | None
+    @property
+    def valid(self) -> bool:
+        """The submission could be graded (a missing or malformed one is not valid)."""
+        ...
+
+    @property
+    def score(self) -> float | None:
+        """The grader's score (None when there is none)."""
+        ...
 
     def to_dict(self) -> dict[str, Any]:
         """Plain builtin types, ready for ``json.dumps``; becomes ``info["grade"]``."""

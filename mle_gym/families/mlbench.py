@@ -491,7 +491,8 @@ class MLBenchFamily(TaskFamily):
 def _ranges(ids: list[int]) -> str:
     """``[1, 2, 3, 7]`` -> ``"1-3, 7"``."""
     out: list[str] = []
-    start = prev = None
+    start: int | None = None
+    prev = 0
     for i in sorted(ids):
         if start is None:
             start = prev = i

@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import posixpath
 import shlex
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from mle_gym.sandbox.base import WORKSPACE, ExecResult, Mount, Sandbox, SpawnedProcess
 from mle_gym.tools.fs import FsError, Resolved, SandboxFS
@@ -62,9 +62,11 @@ class WorkdirSandbox(Sandbox):
     def file_owner(self) -> tuple[int, int] | None:
         return self.inner.file_owner
 
-    def exec(self, command: str, timeout_s: float) -> ExecResult:
+    def exec(
+        self, command: str, timeout_s: float, *, supervisor: Sequence[str] | None = None
+    ) -> ExecResult:
         prefix = f"cd {shlex.quote(self.workdir)} || exit 125\n"
-        return self.inner.exec(prefix + command, timeout_s)
+        return self.inner.exec(prefix + command, timeout_s, supervisor=supervisor)
 
     def spawn(self, argv: list[str]) -> SpawnedProcess:
         return self.inner.spawn(argv)

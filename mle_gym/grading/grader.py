@@ -191,7 +191,7 @@ def _answers(path: Path, spec: SubmissionSpec) -> tuple[pd.DataFrame, ExpectedId
         key = None  # _load_answers reports the problem
     with _kept_lock:
         hit = _kept.get(key) if key is not None else None
-        if hit is not None:
+        if hit is not None and key is not None:
             _kept.move_to_end(key)
     if hit is None:
         truth, raw_ids = _load_answers(path, spec)

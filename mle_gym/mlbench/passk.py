@@ -10,6 +10,7 @@ computed here as a running product, exact for any n and free of huge binomials.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
@@ -52,7 +53,7 @@ def mean_pass_at_k(outcomes: Mapping[object, Sequence[bool]], k: int) -> float:
     return total / len(outcomes)
 
 
-def pass_at_ks(outcomes: Mapping[object, Sequence[bool]], ks: Iterable[int]) -> dict[int, float]:
+def pass_at_ks(outcomes: Mapping[Any, Sequence[bool]], ks: Iterable[int]) -> dict[int, float]:
     """``{k: mean pass@k}`` for every k that all examples have enough samples for."""
     if not outcomes:
         return {}

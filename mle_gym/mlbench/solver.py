@@ -41,7 +41,7 @@ class ScriptDoc:
 
 def _sections(readme: str) -> list[tuple[str, str]]:
     sections: list[tuple[str, str]] = []
-    head, body = "", []
+    head, body = "", list[str]()
     for line in readme.splitlines():
         m = _HEADING.match(line)
         if m:

@@ -168,7 +168,9 @@ def _empty(top: int) -> None:
 
 
 @contextlib.contextmanager
-def temporary_dir(prefix: str = "mle_gym-", dir: Root | None = None) -> Iterator[Path]:
+def temporary_dir(
+    prefix: str = "mle_gym-", dir: str | os.PathLike[str] | None = None
+) -> Iterator[Path]:
     """Like ``tempfile.TemporaryDirectory`` for folders a sandbox writes: removed with
     :func:`remove_tree` (no link followed, any depth — ``shutil.rmtree`` raises
     RecursionError on a tree nested a few thousand levels deep)."""

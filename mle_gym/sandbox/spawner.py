@@ -42,10 +42,14 @@ def popen(argv: list[str], **kwargs: Any) -> subprocess.Popen[bytes]:
             _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mle-gym-spawner")
             _owner = os.getpid()
         executor = _executor
+
+    def start() -> subprocess.Popen[bytes]:
+        return subprocess.Popen(argv, **kwargs)
+
     if threading.current_thread().name.startswith("mle-gym-spawner"):
-        return subprocess.Popen(argv, **kwargs)
+        return start()
     try:
-        future = executor.submit(subprocess.Popen, argv, **kwargs)
+        future = executor.submit(start)
     except RuntimeError:  # the interpreter is shutting down: no new threads
-        return subprocess.Popen(argv, **kwargs)
+        return start()
     return future.result()

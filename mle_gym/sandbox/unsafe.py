@@ -14,6 +14,8 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Sequence
+from typing import Any
 
 from mle_gym.sandbox.base import ExecResult, Sandbox, SandboxError, SpawnedProcess
 from mle_gym.sandbox.process import LocalProcess, run_captured
@@ -26,7 +28,7 @@ class UnsafeLocalSandbox(Sandbox):
 
     kind = "unsafe-local"
 
-    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         log.warning("sandbox='unsafe-local': agent code runs on the host WITHOUT isolation")
         self._spawned: list[LocalProcess] = []
@@ -45,9 +47,16 @@ class UnsafeLocalSandbox(Sandbox):
             "PYTHONUNBUFFERED": "1",
         }
 
-    def exec(self, command: str, timeout_s: float) -> ExecResult:
+    def exec(
+        self, command: str, timeout_s: float, *, supervisor: Sequence[str] | None = None
+    ) -> ExecResult:
         if self.closed:
             raise SandboxError("sandbox is closed")
+        if supervisor is not None:
+            raise SandboxError(
+                "sandbox='unsafe-local' cannot run a supervised command (it has no uid to "
+                "drop to); use sandbox='local' or 'docker'"
+            )
         env = self._env()
         out = run_captured(
             ["/bin/sh", "-c", command],

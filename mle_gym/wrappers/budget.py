@@ -33,7 +33,7 @@ class StepBudgetSync(gym.Wrapper, RecordConstructorArgs):
             inner = inner.env
         return None
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):  # type: ignore[override]
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         budget = self._time_limit()
         setter = getattr(self.env.unwrapped, "set_step_budget", None)
         if budget is not None and setter is not None:

@@ -70,12 +70,12 @@ class ChatWrapper(gym.Wrapper):
         """The conversation so far (a copy)."""
         return copy.deepcopy(self._messages)
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):  # type: ignore[override]
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         _, info = self.env.reset(seed=seed, options=options)
         self._messages = copy.deepcopy(info["messages"])
         return self.messages, info
 
-    def step(self, action: Any):  # type: ignore[override]
+    def step(self, action: Any):
         _, reward, terminated, truncated, info = self.env.step(_plain(action))
         self._messages.extend(copy.deepcopy(info["messages"]))
         return self.messages, reward, terminated, truncated, info

@@ -173,7 +173,7 @@ class MacroActionWrapper(gym.Wrapper):
 
     # -- gymnasium API -------------------------------------------------------------------------
 
-    def reset(  # type: ignore[override]
+    def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """Start a fresh env episode; check the task's data; the initial observation.
@@ -209,9 +209,7 @@ class MacroActionWrapper(gym.Wrapper):
         }
         return self._observation(), info
 
-    def step(  # type: ignore[override]
-        self, action: Any
-    ) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """Run one move (see the package docstring for rewards and episode ends)."""
         if not self._active:
             raise ResetNeeded("call reset() before step(); the episode is over or not started")
