@@ -192,11 +192,47 @@ def write_crash_record(
     return record
 
 
+def _wind_up(
+    record: dict[str, Any],
+    timing: dict[str, Any],
+    env: Any,
+    agent: Any,
+    folder: Path,
+    *,
+    interrupted: bool,
+) -> None:
+    """After the episode, whatever happened: snapshot the workspace (unless interrupted),
+    close the env and record the agent's usage; failures become ``record["errors"]``."""
+    from mle_gym.evaluation.agent_spec import usage_of
+    from mle_gym.evaluation.snapshot import snapshot_env
+
+    workspace = getattr(getattr(env, "unwrapped", None), "workspace", None)
+    if workspace is not None and not interrupted:
+        t2 = time.monotonic()
+        try:  # the agent's processes are stopped while it copies
+            snap = snapshot_env(env, folder / layout.FINAL_DIR)
+            if snap is not None:
+                record["final_files"] = snap.to_dict()
+        except Exception as exc:
+            record["errors"].append(error_entry("snapshot", exc))
+        timing["snapshot_s"] = round(time.monotonic() - t2, 3)
+    if env is not None:
+        try:
+            env.close()
+        except Exception as exc:
+            if not interrupted:
+                record["errors"].append(error_entry("close", exc))
+    if agent is not None:
+        try:
+            record["usage"] = json_safe(usage_of(agent), keep_nonfinite=True)
+        except Exception as exc:
+            record["errors"].append(error_entry("usage", exc))
+
+
 def execute_episode(job: EpisodeJob) -> dict[str, Any]:
     """Run one episode into its folder and return its record (see the module docstring)."""
     from mle_gym.episode_runner import run_episode
-    from mle_gym.evaluation.agent_spec import build_agent, describe, usage_of
-    from mle_gym.evaluation.snapshot import snapshot_env
+    from mle_gym.evaluation.agent_spec import build_agent, describe
 
     folder = job.folder
     if folder.exists():
@@ -255,27 +291,7 @@ def execute_episode(job: EpisodeJob) -> dict[str, Any]:
         finally:
             record["steps"] = int(state["steps"])
             record["reward"] = float(state["reward"]) if record["status"] == "done" else 0.0
-            workspace = getattr(getattr(env, "unwrapped", None), "workspace", None)
-            if workspace is not None and not interrupted:
-                t2 = time.monotonic()
-                try:  # the agent's processes are stopped while it copies
-                    snap = snapshot_env(env, folder / layout.FINAL_DIR)
-                    if snap is not None:
-                        record["final_files"] = snap.to_dict()
-                except Exception as exc:
-                    record["errors"].append(error_entry("snapshot", exc))
-                timing["snapshot_s"] = round(time.monotonic() - t2, 3)
-            if env is not None:
-                try:
-                    env.close()
-                except Exception as exc:
-                    if not interrupted:
-                        record["errors"].append(error_entry("close", exc))
-            if agent is not None:
-                try:
-                    record["usage"] = json_safe(usage_of(agent), keep_nonfinite=True)
-                except Exception as exc:
-                    record["errors"].append(error_entry("usage", exc))
+            _wind_up(record, timing, env, agent, folder, interrupted=interrupted)
 
     if grade is not None and record["status"] == "done":
         grade = json_safe(grade, keep_nonfinite=True)
