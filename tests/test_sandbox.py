@@ -69,6 +69,10 @@ def sandbox(make) -> Sandbox:
     return make()
 
 
+#: time for a command that walks the whole sandbox view
+SEARCH_S = 300.0
+
+
 def run(sb: Sandbox, cmd: str, timeout: float = 30):
     r = sb.exec(cmd, timeout)
     return r, (r.head + r.tail).decode(errors="replace")
@@ -102,10 +106,12 @@ def test_private_answers_unreachable_by_path_and_search(
     assert r.exit_code != 0 and SECRET not in out
     r, out = run(sandbox, f"ls {layout['private']} {layout['private'].parent}")
     assert r.exit_code != 0
-    r, out = run(sandbox, "find / -name 'answers_secret*' 2>/dev/null; echo END")
-    assert out.strip() == "END"
-    r, out = run(sandbox, f"grep -rs {SECRET} /workspace /tmp /etc 2>/dev/null; echo END")
-    assert out.strip() == "END"
+    # Whole-tree searches cover the runtime too (a venv under /tmp when the checkout is
+    # there: ~220k files), so they get a search's time, not a command's.
+    r, out = run(sandbox, "find / -name 'answers_secret*' 2>/dev/null; echo END", SEARCH_S)
+    assert out.strip() == "END", (r, out)
+    r, out = run(sandbox, f"grep -rs {SECRET} /workspace /tmp /etc 2>/dev/null; echo END", SEARCH_S)
+    assert out.strip() == "END", (r, out)
 
 
 def test_host_home_and_cache_absent(sandbox: Sandbox) -> None:
@@ -118,8 +124,8 @@ def test_mle_gym_code_and_task_assets_hidden(sandbox: Sandbox) -> None:
     """The replica generators (task_assets/*/prepare.py) must not be reachable."""
     r, out = run(sandbox, "python -c 'import mle_gym.tasks'")
     assert r.exit_code != 0 and "ModuleNotFoundError" in out
-    r, out = run(sandbox, "find / -path '*task_assets*' 2>/dev/null; echo END")
-    assert out.strip() == "END", out
+    r, out = run(sandbox, "find / -path '*task_assets*' 2>/dev/null; echo END", SEARCH_S)
+    assert out.strip() == "END", (r, out)
 
 
 def test_python_stack_available(sandbox: Sandbox) -> None:
