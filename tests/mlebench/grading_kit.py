@@ -132,6 +132,31 @@ def is_worse(task: TaskSpec, score: float, best: float) -> bool:
     return score > best if lower else score < best
 
 
+def check_perfect_and_imperfect(
+    task: TaskSpec,
+    tmp_path: Path,
+    answers: Path,
+    perfect_frame: pd.DataFrame,
+    imperfect_frame: pd.DataFrame,
+    best: float,
+    expected: float,
+) -> None:
+    """The perfect submission scores ``best``, the imperfect one ``expected`` (an independent
+    computation), and that is worse in the direction task.yaml declares."""
+    perfect = grade_file(task, tmp_path, answers, "perfect.csv", perfect_frame)
+    assert perfect.valid, perfect.message
+    assert perfect.score == pytest.approx(best, abs=1e-5)
+
+    imperfect = grade_file(task, tmp_path, answers, "imperfect.csv", imperfect_frame)
+    assert imperfect.valid, imperfect.message
+    assert imperfect.score == pytest.approx(expected, abs=1e-5)
+    assert imperfect.score is not None and perfect.score is not None
+    worse = (
+        imperfect.score > perfect.score if task.lower_is_better else imperfect.score < perfect.score
+    )
+    assert worse, (imperfect.score, perfect.score)
+
+
 # ----------------------------------------------------------------- exact and worse cases
 
 
@@ -158,20 +183,15 @@ class ExactGrading:
         answers = tmp_path / task.answers_file
         case.answers.to_csv(answers, index=False)
         # rows in another order than the answers: grading aligns them by id
-        perfect = grade_file(task, tmp_path, answers, "perfect.csv", case.perfect.iloc[::-1])
-        assert perfect.valid, perfect.message
-        assert perfect.score == pytest.approx(case.best, abs=1e-5)
-
-        imperfect = grade_file(task, tmp_path, answers, "imperfect.csv", case.imperfect)
-        assert imperfect.valid, imperfect.message
-        assert imperfect.score == pytest.approx(case.expected, abs=1e-5)
-        worse = (
-            imperfect.score > perfect.score
-            if task.lower_is_better
-            else imperfect.score < perfect.score
+        check_perfect_and_imperfect(
+            task,
+            tmp_path,
+            answers,
+            case.perfect.iloc[::-1],
+            case.imperfect,
+            case.best,
+            case.expected,
         )
-        assert worse
-
         malformed = grade_file(task, tmp_path, answers, "malformed.csv", case.malformed)
         assert not malformed.valid
         assert malformed.score is None and malformed.message
@@ -246,20 +266,9 @@ class RawGrading:
 
     def __call__(self, task: TaskSpec, tmp_path: Path) -> None:
         task, case, answers = raw_files(task, self.build, tmp_path)
-        perfect = grade_file(task, tmp_path, answers, "perfect.csv", case.perfect)
-        assert perfect.valid, perfect.message
-        assert perfect.score == pytest.approx(case.best, abs=1e-5)
-
-        imperfect = grade_file(task, tmp_path, answers, "imperfect.csv", case.imperfect)
-        assert imperfect.valid, imperfect.message
-        assert imperfect.score == pytest.approx(case.expected, abs=1e-5)
-        worse = (
-            imperfect.score > perfect.score
-            if task.lower_is_better
-            else imperfect.score < perfect.score
+        check_perfect_and_imperfect(
+            task, tmp_path, answers, case.perfect, case.imperfect, case.best, case.expected
         )
-        assert worse
-
         malformed = grade_file(task, tmp_path, answers, "malformed.csv", case.malformed)
         assert not malformed.valid and malformed.score is None
         assert case.complaint in malformed.message
