@@ -50,7 +50,7 @@ from mle_gym.episode_dirs import (
 )
 from mle_gym.families import Episode, GradeLike, make_family
 from mle_gym.families.workdir import WorkdirFS, WorkdirSandbox
-from mle_gym.sandbox import Sandbox, SandboxLimits, check_kind, default_kind, make_sandbox, quota
+from mle_gym.sandbox import Sandbox, check_kind, default_kind, make_sandbox, quota
 from mle_gym.sandbox.base import WORKSPACE
 from mle_gym.sandbox.hostfs import make_inert
 from mle_gym.sandbox.kernel import PythonKernel
@@ -227,6 +227,20 @@ class MLEEnv(gym.Env[str, Any]):
         """The current episode's sandbox."""
         return self._sandbox
 
+    @property
+    def file_view(self) -> SandboxFS | None:
+        """The current episode's file view: the one behind the file tools, resolving paths
+        exactly as the agent sees them (the family's working folder and file view
+        included) and never following a link on the host. None before ``reset``."""
+        return None if self._ctx is None else self._ctx.fs
+
+    @property
+    def data_variant(self) -> str | None:
+        """The prepared data variant the current episode runs on (e.g.
+        ``replica-seed0-key…``); None before ``reset`` or for a task without data. A
+        variant's files never change once prepared, so it identifies the public data."""
+        return None if self._data is None else self._data.variant
+
     @contextlib.contextmanager
     def agent_stopped(self) -> Iterator[None]:
         """No process of the agent runs inside the block (commands, the ``python``
@@ -297,9 +311,7 @@ class MLEEnv(gym.Env[str, Any]):
             self.sandbox_kind,
             workspace,
             data.public if data is not None else None,
-            SandboxLimits(
-                memory_mb=lim.memory_mb, pids=lim.pids, cpus=lim.cpus, cpu_time_s=lim.cpu_time_s
-            ),
+            lim.sandbox_limits(),
             image=self.docker_image,
             episode_id=self.episode_id,
         )

@@ -106,9 +106,9 @@ deprecated old name of :data:`MODEL_FAMILIES`.
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
+from mle_gym._deprecation import renamed_attribute
 from mle_gym.wrappers.macro.cache import CACHE_VERSION, FitCache
 from mle_gym.wrappers.macro.files import REQUIRED_FILES
 from mle_gym.wrappers.macro.moves import (
@@ -155,18 +155,10 @@ __all__ = [
     "validation_metric",
 ]
 
-_RENAMED = {"FAMILIES": ("MODEL_FAMILIES", MODEL_FAMILIES)}
+#: old name -> new name (``FAMILIES`` meant model families, not task families)
+_RENAMED = {"FAMILIES": "MODEL_FAMILIES"}
 
 
 def __getattr__(name: str) -> Any:
     """Old names, with a ``DeprecationWarning`` naming the new one."""
-    if name in _RENAMED:
-        new, value = _RENAMED[name]
-        warnings.warn(
-            f"mle_gym.wrappers.macro.{name} is deprecated; use "
-            f"mle_gym.wrappers.macro.{new} (model families, not task families)",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return renamed_attribute(__name__, name, _RENAMED, globals())

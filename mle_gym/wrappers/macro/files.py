@@ -30,11 +30,12 @@ MAX_READ_BYTES = 1 << 30
 
 
 def sandbox_files(env: Any) -> SandboxFS:
-    """The file view of ``env``'s current episode (``env.unwrapped.sandbox`` must be live)."""
-    sandbox = env.unwrapped.sandbox
-    if sandbox is None:
-        raise RuntimeError("the wrapped env has no live sandbox; call reset() first")
-    return SandboxFS(sandbox.mounts, sandbox.file_owner)
+    """The file view behind ``env``'s file tools (``MLEEnv.file_view``) for the current
+    episode; raises RuntimeError before ``reset``."""
+    fs = env.unwrapped.file_view
+    if fs is None:
+        raise RuntimeError("the wrapped env has no live episode; call reset() first")
+    return fs
 
 
 def read_bytes(fs: SandboxFS, path: str) -> bytes | None:
@@ -59,9 +60,10 @@ def read_text(fs: SandboxFS, path: str) -> str | None:
 
 
 def csv_header(data: bytes) -> list[str]:
-    """The column names of a CSV file's content (empty for an empty file)."""
-    text = data.decode("utf-8", errors="replace")
-    return next(csv.reader(io.StringIO(text, newline="")), [])
+    """The column names of a CSV file's content (empty for an empty file); only the first
+    record is decoded."""
+    text = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", errors="replace", newline="")
+    return next(csv.reader(text), [])
 
 
 @dataclass(frozen=True)

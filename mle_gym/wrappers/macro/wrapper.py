@@ -22,7 +22,7 @@ from gymnasium.error import ResetNeeded
 
 from mle_gym import paths
 from mle_gym.wrappers.macro.cache import FitCache
-from mle_gym.wrappers.macro.files import load_task_data, read_text, sandbox_files
+from mle_gym.wrappers.macro.files import TaskData, load_task_data, read_text, sandbox_files
 from mle_gym.wrappers.macro.moves import (
     FEATURE_SETS,
     LOWER_IS_BETTER,
@@ -49,6 +49,8 @@ from mle_gym.wrappers.macro.program import (
 # Wrapped-env steps an episode needs besides one per move: writing the script, writing
 # the submission file, submit.
 EXTRA_ENV_STEPS = 3
+#: checked public data by (task key, data source, prepared variant): read once per process
+_TASK_DATA: dict[tuple[str, str, str], TaskData] = {}
 
 #: What one wrapped-env step returned: (observation, reward, terminated, truncated, info).
 EnvStep = tuple[str, float, bool, bool, dict[str, Any]]
@@ -119,11 +121,13 @@ class MacroActionWrapper(gym.Wrapper):
     ) -> None:
         super().__init__(env)
         _check_args(move_budget, move_cost, val_fraction, runner, time_resolution)
-        base = env.unwrapped
-        for attr in ("task", "sandbox", "limits"):
+        base: Any = env.unwrapped
+        for attr in ("task", "limits", "file_view", "data_variant", "agent_stopped"):
             if not hasattr(base, attr):
                 raise TypeError(f"MacroActionWrapper needs an mle_gym env (no {attr!r})")
-        self.task = base.task  # type: ignore[attr-defined]
+        #: the wrapped MLEEnv (its file view, data variant and agent_stopped())
+        self._base = base
+        self.task = base.task
         model_families = deprecated_families(model_families, families)
         self.moves: tuple[Move, ...] = build_moves(
             tuple(feature_sets), model_families, tuple(settings)
@@ -137,7 +141,7 @@ class MacroActionWrapper(gym.Wrapper):
         self.split_seed = int(split_seed)
         self.runner = runner
         self.fit_timeout_s = fit_timeout_s
-        limits = base.limits  # type: ignore[attr-defined]
+        limits = base.limits
         self.time_budget_s = float(time_budget_s or limits.time_budget_s)
         if self.time_budget_s <= 0:
             raise ValueError(f"time_budget_s must be positive, got {time_budget_s}")
@@ -191,8 +195,8 @@ class MacroActionWrapper(gym.Wrapper):
                 f"{self.move_budget} needs up to {self.move_budget + EXTRA_ENV_STEPS}; raise "
                 "its max_episode_steps or lower move_budget"
             )
-        data = load_task_data(sandbox_files(self.env), self.task.id)
         source = str(env_info.get("data_source"))
+        data = self._task_data(source)
         self._digest = data.digest
         self._variant = f"{source}-{data.digest[:12]}"
         self._sample_submission = data.sample_submission
@@ -208,6 +212,19 @@ class MacroActionWrapper(gym.Wrapper):
             "moves": self.move_names,
         }
         return self._observation(), info
+
+    def _task_data(self, source: str) -> TaskData:
+        """The episode's public data checked and checksummed, once per prepared variant
+        (a variant's files never change, so its checksum is kept for the process)."""
+        variant = self._base.data_variant
+        key = (self.task.key, source, variant)
+        known = _TASK_DATA.get(key) if variant is not None else None
+        if known is None:
+            with self._base.agent_stopped():
+                known = load_task_data(sandbox_files(self.env), self.task.id)
+            if variant is not None:
+                _TASK_DATA[key] = known
+        return known
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """Run one move (see the package docstring for rewards and episode ends)."""
@@ -376,7 +393,8 @@ class MacroActionWrapper(gym.Wrapper):
             error = "the solution script gave no result: " + obs[-1500:]
             return _Fit({}, seconds, None, error, last)
         out = preds_path(move)
-        preds = read_text(sandbox_files(self.env), out)
+        with self._base.agent_stopped():  # nothing rewrites it while it is read
+            preds = read_text(sandbox_files(self.env), out)
         if preds is None:
             return _Fit(parsed, seconds, None, f"the solution script wrote no readable {out}", last)
         return _Fit(parsed, seconds, preds, None, last)
