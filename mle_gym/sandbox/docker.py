@@ -349,11 +349,14 @@ class DockerSandbox(DockerControl):
         ]
         exec_id, stream = self._exec_socket(launcher, stdin=True)
         proc = DockerProcess(self, exec_id, stream)
-        first = _launcher_pid(proc, time.monotonic() + 30)
-        if not first.isdigit():
+        try:
+            pid, said = _launcher_pid(proc, time.monotonic() + 30)
+        except TimeoutError:
+            pid, said = None, b"nothing within 30 s"
+        if pid is None:
             proc.kill()
-            raise SandboxError(f"could not start {argv[0]!r} in the container (it said {first!r})")
-        proc.sid = int(first)
+            raise SandboxError(f"could not start {argv[0]!r} in the container (it said {said!r})")
+        proc.sid = pid
         self._kernel_sid = proc.sid
         self._kernel_host = None
         self._spawned.append(proc)
@@ -403,22 +406,26 @@ class DockerSandbox(DockerControl):
 _MAX_EARLY_STDOUT = 1 << 20
 
 
-def _launcher_pid(proc: DockerProcess, deadline: float) -> bytes:
-    """The first stderr line of a spawned exec (its launcher's pid; anything else means the
-    launch failed). The daemon forwards stdout and stderr from separate pipes, so the
-    program's first stdout can arrive before that line: it is kept for ``proc.read``."""
-    early = b""
+def _launcher_pid(proc: DockerProcess, deadline: float) -> tuple[int | None, bytes]:
+    """(pid, what was said) from a spawned exec: the pid is the first stderr line of its
+    launcher, None if that line is not a number or never came (then ``said`` is what came
+    instead). The daemon forwards stdout and stderr from separate pipes, so the program's
+    first stdout can arrive before that line: it is kept for ``proc.read``."""
+    early = bytearray()
     while len(early) <= _MAX_EARLY_STDOUT:
         frame = proc.stream.frame(deadline)
         if frame is None:
-            return early[:200] or b"nothing"
+            return None, bytes(early[:200]) or b"nothing"
         kind, payload = frame
         if kind != 2:
             early += payload
             continue
-        proc._pending = early
-        return payload.split(b"\n", 1)[0].strip()[:200]
-    return early[:200]
+        line = payload.split(b"\n", 1)[0].strip()
+        if not line.isdigit():
+            return None, line[:200]
+        proc._pending = bytes(early)
+        return int(line), line
+    return None, bytes(early[:200])
 
 
 def _chown_tree(root: Path, uid: int, gid: int) -> None:
