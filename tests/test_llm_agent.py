@@ -4,9 +4,12 @@
 The endpoint (a ThreadingHTTPServer in a thread) replays a scripted policy for
 spaceship-titanic on its offline replica and can be told to fail the next
 requests in given ways (429 with Retry-After, 5xx, 4xx, malformed bodies, no
-answer in time). It records every request body, so the tests check what the
-agent actually sent: the conversation, the tool schemas, the trimming. Retries
-are the openai SDK's (backoff from 0.5 s), counted by the agent's http client.
+answer in time; an error fault with the suffix ``+ms`` also sends
+``retry-after-ms: 1``, so its retry is fast). It records every request body, so
+the tests check what the agent actually sent: the conversation, the tool
+schemas, the trimming. Retries are the openai SDK's (backoff from 0.5 s, or the
+server's wait), counted by the agent's http client; the tests check the counts
+and the backoff the agent recorded, never wall time.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ import pytest
 import mle_gym  # noqa: F401 - registers the envs
 from mle_gym.agents import Agent, make_agent
 from mle_gym.agents.base import AgentConfigError, AgentError, AgentUsage
-from mle_gym.agents.llm import LLMAgent
+from mle_gym.agents.llm import SDK_MAX_RETRY_AFTER_S, LLMAgent
 from mle_gym.agents.llm_http import retry_after
 from mle_gym.episode_runner import EpisodeResult, run_episode
 
@@ -57,7 +60,6 @@ class ServerState:
     script: list[list[Call]] = field(default_factory=lambda: list(DEFAULT_SCRIPT))
     faults: list[str | None] = field(default_factory=list)
     requests: list[dict[str, Any]] = field(default_factory=list)
-    times: list[float] = field(default_factory=list)
     usage: list[dict[str, int]] = field(default_factory=list)
     turn: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -93,17 +95,18 @@ class _Handler(BaseHTTPRequestHandler):
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         with state.lock:
             state.requests.append(body)
-            state.times.append(time.monotonic())
             fault = state.faults.pop(0) if state.faults else None
+        fault, ms, _ = (fault or "").partition("+ms")
+        hint = {"retry-after-ms": "1"} if ms else {}
         error = {"error": {"message": f"injected {fault}", "type": "test", "code": fault}}
         if fault == "429":
-            self._send(429, error, {"Retry-After": "1"})
+            self._send(429, error, hint or {"Retry-After": "1"})
         elif fault == "429_long":
             self._send(429, error, {"Retry-After": "30"})
         elif fault == "insufficient_quota":
-            self._send(429, error)
+            self._send(429, error, hint)
         elif fault in ("400", "500", "503"):
-            self._send(int(fault), error)
+            self._send(int(fault), error, hint)
         elif fault == "garbage":
             self._send(200, b'{"id": "chatcmpl-x", "choices": [{"message": ')
         elif fault == "no_choices":
@@ -301,9 +304,20 @@ def test_rate_limit_waits_for_retry_after_then_succeeds(
     _check_valid_episode(result)
     usage = agent.usage
     assert (usage.requests, usage.retries, usage.errors) == (5, 1, 1)
-    assert state.times[2] - state.times[1] >= 1.0  # Retry-After: 1 was honoured
-    assert 1.0 <= usage.backoff_seconds < 1.5
+    assert usage.backoff_seconds >= 1.0  # Retry-After: 1 was honoured
     assert state.requests[1]["messages"] == state.requests[2]["messages"]  # same request again
+
+
+def test_rate_limit_with_retry_after_ms_is_retried_once(server: tuple[str, ServerState]) -> None:
+    url, state = server
+    state.faults = ["429+ms"]  # retry-after-ms: 1
+    agent = _agent(url)
+    _one_request(agent)
+    usage = agent.usage
+    assert (usage.requests, usage.retries, usage.errors) == (2, 1, 1)
+    assert usage.backoff_seconds >= 0.001 and usage.prompt_tokens > 0
+    assert len(state.requests) == 2 and state.requests[0] == state.requests[1]
+    assert agent.last_response is not None and agent.last_response["id"] == "chatcmpl-0"
 
 
 @pytest.mark.slow
@@ -319,24 +333,45 @@ def test_server_errors_and_malformed_responses_are_retried(
     usage = agent.usage
     assert (usage.requests, usage.retries, usage.errors) == (5, 1, 1)
     # the SDK's exponential backoff (0.5 s minus up to 25 % jitter for a first retry)
-    assert state.times[1] - state.times[0] >= 0.3
-    assert 0.3 <= usage.backoff_seconds < 8
+    assert usage.backoff_seconds >= 0.375
     assert state.requests[0]["messages"] == state.requests[1]["messages"]
     if fault == "hang":
         assert usage.model_seconds >= 0.5
 
 
-@pytest.mark.slow
 def test_permanently_failing_server_raises_after_max_retries(
-    server: tuple[str, ServerState], env: gym.Env
+    server: tuple[str, ServerState],
 ) -> None:
     url, state = server
-    state.faults = ["503"] * 10
+    state.faults = ["503+ms"] * 10
     agent = _agent(url, max_retries=2)
-    with pytest.raises(AgentError, match=r"failed 3 time\(s\).*max_retries=2.*HTTP 503"):
-        run_episode(env, agent, seed=0)
+    with pytest.raises(
+        AgentError, match=r"failed 3 time\(s\), giving up \(max_retries=2\).*HTTP 503"
+    ):
+        _one_request(agent)
     assert len(state.requests) == 3
     assert (agent.usage.requests, agent.usage.retries, agent.usage.errors) == (3, 2, 3)
+    assert agent.usage.backoff_seconds >= 0.002  # two waits of retry-after-ms: 1
+
+
+@pytest.mark.parametrize(
+    ("fault", "message"),
+    [
+        ("400", "failed, not retryable: HTTP 400"),
+        ("insufficient_quota+ms", "failed, not retryable: HTTP 429"),
+        ("503", r"failed 1 time\(s\), giving up \(max_retries=0\); last error: HTTP 503"),
+    ],
+)
+def test_without_retries_the_error_says_whether_the_failure_was_retryable(
+    server: tuple[str, ServerState], fault: str, message: str
+) -> None:
+    url, state = server
+    state.faults = [fault]
+    agent = _agent(url, max_retries=0)
+    with pytest.raises(AgentError, match=message):
+        _one_request(agent)
+    assert len(state.requests) == 1
+    assert (agent.usage.requests, agent.usage.retries, agent.usage.errors) == (1, 0, 1)
 
 
 def test_other_client_errors_are_not_retried(server: tuple[str, ServerState], env: gym.Env) -> None:
@@ -403,6 +438,20 @@ def test_backoff_settings_are_deprecated_and_ignored(server: tuple[str, ServerSt
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         _agent(url)  # no warning without them
+
+
+def test_retry_after_max_s_is_capped_at_the_sdks_limit(server: tuple[str, ServerState]) -> None:
+    from openai._constants import MAX_RETRY_AFTER_DELAY
+
+    assert SDK_MAX_RETRY_AFTER_S == MAX_RETRY_AFTER_DELAY  # the SDK still waits at most this
+    url, _ = server
+    with pytest.warns(UserWarning, match="retry_after_max_s=300 is capped at 120 s"):
+        agent = _agent(url, retry_after_max_s=300)
+    assert agent.retry_after_max_s == SDK_MAX_RETRY_AFTER_S
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert _agent(url, retry_after_max_s=120).retry_after_max_s == 120
+        assert _agent(url).retry_after_max_s == 120
 
 
 def test_retry_after_header_forms() -> None:

@@ -29,10 +29,13 @@ Contract:
   body that is not JSON, no ``choices``, a choice without a ``message``) are
   retried the same way. Other 4xx, a 429 whose code is ``insufficient_quota``
   and a response asking to wait longer than ``retry_after_max_s`` fail at once.
-  When retries run out or a failure is not retryable, :class:`AgentError` says
-  why. (Until the SDK's retries were used, the agent ran its own loop with a
-  configurable backoff from 1 s; ``backoff_base_s``/``backoff_max_s`` are now
-  ignored, with a DeprecationWarning, and 408/409 are retried too.)
+  ``retry_after_max_s`` is capped at 120 s, the longest wait the SDK honours
+  (a larger value is lowered with a warning). When retries run out or a
+  failure is not retryable, :class:`AgentError` says which and why. (Until the
+  SDK's retries were used, the agent ran its own loop with a configurable
+  backoff from 1 s and ``retry_after_max_s`` defaulted to 300 s;
+  ``backoff_base_s``/``backoff_max_s`` are now ignored, with a
+  DeprecationWarning, and 408/409 are retried too.)
 * **Context budget** (see :meth:`LLMAgent._fit_context`): before each request
   the prompt (messages plus tool schemas) is estimated in tokens, as characters
   / 4 until the server reports ``usage``, then with the characters-per-token
@@ -79,7 +82,9 @@ T = TypeVar("T")
 DEFAULT_CONTEXT_TOKENS = 32_000
 DEFAULT_TIMEOUT_S = 300.0
 DEFAULT_MAX_RETRIES = 5
-DEFAULT_RETRY_AFTER_MAX_S = 120.0  # the openai SDK never waits longer
+#: the longest server-asked wait the openai SDK honours (its ``MAX_RETRY_AFTER_DELAY``; it
+#: does not retry a response asking for longer): the default and the cap of retry_after_max_s
+SDK_MAX_RETRY_AFTER_S = 120.0
 _MULTI_CALL_NOTE = (
     "[mle_gym: the model asked for {n} tool calls in one message ({names}); only the first, "
     "{first}, was run, since the environment takes one tool call per step]"
@@ -156,7 +161,8 @@ class LLMAgent(Agent):
         backoff_base_s, backoff_max_s: deprecated and ignored (a DeprecationWarning
             says so): the backoff is the openai SDK's, see the module docstring.
         retry_after_max_s: a ``Retry-After`` longer than this is not waited for:
-            the agent gives up at once (120 s, which is also the most the SDK waits).
+            the agent gives up at once (120 s). A larger value is lowered to 120 s
+            with a UserWarning, since the openai SDK never waits longer.
         tools: tool schemas to send (default: ``task_info["tools"]``, else the
             env's built-in tools).
         extra_body: extra JSON fields for every request (e.g. ``{"top_k": 20}``).
@@ -185,7 +191,7 @@ class LLMAgent(Agent):
         keep_output_chars: int = 2000,
         backoff_base_s: float | None = None,
         backoff_max_s: float | None = None,
-        retry_after_max_s: float = DEFAULT_RETRY_AFTER_MAX_S,
+        retry_after_max_s: float = SDK_MAX_RETRY_AFTER_S,
         tools: list[dict[str, Any]] | None = None,
         extra_body: dict[str, Any] | None = None,
         client: OpenAI | None = None,
@@ -223,7 +229,16 @@ class LLMAgent(Agent):
                 DeprecationWarning,
                 stacklevel=2,
             )
-        self.retry_after_max_s = min(float(retry_after_max_s), DEFAULT_RETRY_AFTER_MAX_S)
+        self.retry_after_max_s = float(retry_after_max_s)
+        if self.retry_after_max_s > SDK_MAX_RETRY_AFTER_S:
+            warnings.warn(
+                f"LLMAgent: retry_after_max_s={self.retry_after_max_s:g} is capped at "
+                f"{SDK_MAX_RETRY_AFTER_S:g} s: the openai SDK, which runs the retries, never waits "
+                "longer (a server asking for more fails the request at once)",
+                UserWarning,
+                stacklevel=2,
+            )
+            self.retry_after_max_s = SDK_MAX_RETRY_AFTER_S
         self.extra_body = dict(extra_body or {})
         self._tools_arg = copy.deepcopy(tools) if tools is not None else None
         checks = [
@@ -491,23 +506,25 @@ class LLMAgent(Agent):
         """Send the conversation; return the parsed response body with a usable message.
 
         The openai SDK retries (see the module docstring); each attempt is counted
-        into :attr:`usage`. Raises AgentError once the SDK gives up.
+        into :attr:`usage`, and the body is the one the http client parsed and
+        checked. Raises AgentError once the SDK gives up.
         """
         import openai
-
-        from mle_gym.agents.llm_http import parse_body
 
         assert self._http is not None
         params = self._request(messages)
         request_chars = len(json.dumps(messages, ensure_ascii=False)) + self._tools_chars
         stats = self._http.new_call()
         try:
-            raw = self._client.chat.completions.with_raw_response.create(**params)
+            # the raw response: the SDK does not build its pydantic objects from the body
+            self._client.chat.completions.with_raw_response.create(**params)
         except openai.APIError as exc:
             raise self._failure(exc, stats) from exc
         finally:
             self._count(stats)
-        body = parse_body(raw.http_response.text)  # checked by the http client already
+        body = stats.body
+        if body is None:  # the http client saw no /chat/completions 2xx: should not happen
+            raise AgentError(f"model request to {self._where()} returned no checked response body")
         self._record_usage(body, request_chars)
         self.last_response = body
         return body
@@ -521,24 +538,32 @@ class LLMAgent(Agent):
         usage.model_seconds += stats.model_seconds
         usage.backoff_seconds += stats.backoff_seconds
 
-    def _failure(self, exc: APIError, stats: CallStats) -> AgentError:
-        """The AgentError for a call the SDK gave up on with ``exc``."""
-        from mle_gym.agents.llm_http import failure_reason
+    def _where(self) -> str:
+        """The server named in error messages."""
+        return self.base_url or "the OpenAI API"
 
-        where = self.base_url or "the OpenAI API"
+    def _failure(self, exc: APIError, stats: CallStats) -> AgentError:
+        """The AgentError for a call the SDK gave up on with ``exc``.
+
+        Says why: a failure that is not retryable (whatever ``max_retries``), a
+        wait asked for over ``retry_after_max_s``, or retries run out.
+        """
+        from mle_gym.agents.llm_http import failure_reason, retryable
+
+        where = self._where()
         reason = failure_reason(exc, self.timeout)
         wait = stats.retry_after
-        if stats.attempts > self.max_retries:
-            return AgentError(
-                f"model request to {where} failed {stats.attempts} time(s), giving up "
-                f"(max_retries={self.max_retries}); last error: {reason}"
-            )
         if wait is not None and wait > self.retry_after_max_s:
             return AgentError(
                 f"model request to {where} failed ({reason}) and the server asks to wait "
                 f"{wait:g} s, more than retry_after_max_s={self.retry_after_max_s:g}"
             )
-        return AgentError(f"model request to {where} failed, not retryable: {reason}")
+        if not retryable(exc):
+            return AgentError(f"model request to {where} failed, not retryable: {reason}")
+        return AgentError(
+            f"model request to {where} failed {stats.attempts} time(s), giving up "
+            f"(max_retries={self.max_retries}); last error: {reason}"
+        )
 
     def _record_usage(self, body: dict[str, Any], request_chars: int) -> None:
         """Add the response's token counts; recalibrate characters per token."""

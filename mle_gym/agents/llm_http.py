@@ -21,9 +21,12 @@ environment apply) with ``send`` wrapped to:
   a transport error, which the SDK retries like a dropped connection;
 * veto the retry (``x-should-retry: false``) of a 429 whose error code is
   ``insufficient_quota`` and of a response whose ``Retry-After`` is longer than
-  ``retry_after_max_s``.
+  ``retry_after_max_s`` (at most the SDK's own limit of 120 s, so the SDK's
+  refusal of longer waits is covered by this veto).
 
-:func:`failure_reason` says in one line why the SDK's final exception happened.
+The parsed body of the successful response is kept on :class:`CallStats` (so it
+is parsed once). :func:`retryable` says whether the SDK retries a failure like
+its final exception, and :func:`failure_reason` says in one line why it happened.
 This module imports ``openai`` and ``httpx2``; the agent imports it only when it
 builds its client.
 """
@@ -38,9 +41,6 @@ from typing import Any
 
 import httpx2
 import openai
-
-#: the longest server-asked wait the SDK honours (openai's ``MAX_RETRY_AFTER_DELAY``)
-SDK_MAX_RETRY_AFTER_S = 120.0
 
 
 class MalformedResponse(httpx2.DecodingError):
@@ -58,6 +58,8 @@ class CallStats:
         model_seconds: seconds spent in attempts, waiting for the server.
         backoff_seconds: seconds between a failed attempt and the next one.
         retry_after: seconds the last response asked to wait, if it did.
+        body: the parsed body of the call's usable 2xx Chat Completions
+            response, once one arrived (checked by :func:`parse_body`).
     """
 
     attempts: int = 0
@@ -65,6 +67,7 @@ class CallStats:
     model_seconds: float = 0.0
     backoff_seconds: float = 0.0
     retry_after: float | None = None
+    body: dict[str, Any] | None = None
     _failed_at: float | None = None
 
     def begin(self) -> float:
@@ -174,11 +177,11 @@ class MeteredHttpClient(openai.DefaultHttpxClient):
         return response
 
     def _check(self, request: httpx2.Request, response: httpx2.Response) -> None:
-        """Raise MalformedResponse for an unusable 2xx; veto retries our policy refuses."""
+        """Keep a usable 2xx body (else MalformedResponse); veto retries we refuse."""
         if response.is_success:
             if request.url.path.endswith("/chat/completions"):
                 try:
-                    parse_body(response.text)
+                    self.stats.body = parse_body(response.text)
                 except ValueError as exc:
                     raise MalformedResponse(str(exc), request=request) from None
             return
@@ -188,6 +191,26 @@ class MeteredHttpClient(openai.DefaultHttpxClient):
         no_quota = response.status_code == 429 and _error_code(response) == "insufficient_quota"
         if too_long or no_quota:
             response.headers["x-should-retry"] = "false"
+
+
+#: statuses the SDK retries besides 5xx (absent an ``x-should-retry`` header)
+_RETRIED_STATUSES = frozenset({408, 409, 429})
+
+
+def retryable(exc: openai.APIError) -> bool:
+    """Whether the SDK retries a failure like ``exc`` (its final exception of a call).
+
+    Timeouts, connection errors and malformed responses are retried; an HTTP
+    error is if its ``x-should-retry`` header says ``true`` (``false`` also when
+    :class:`MeteredHttpClient` vetoed the retry), else if its status is 408, 409,
+    429 or 5xx. So a retryable final exception means the retries ran out.
+    """
+    if isinstance(exc, openai.APIStatusError):
+        should_retry = exc.response.headers.get("x-should-retry")
+        if should_retry in ("true", "false"):
+            return should_retry == "true"
+        return exc.status_code in _RETRIED_STATUSES or exc.status_code >= 500
+    return isinstance(exc, openai.APIConnectionError)  # APITimeoutError is one too
 
 
 def failure_reason(exc: openai.APIError, timeout: float) -> str:
