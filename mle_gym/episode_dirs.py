@@ -10,7 +10,7 @@ import os
 import re
 from pathlib import Path
 
-from mle_gym.sandbox import quota
+from mle_gym.sandbox import hostprocs, quota
 from mle_gym.sandbox.hostfs import copy_tree, remove_tree
 
 log = logging.getLogger("mle_gym.env")
@@ -28,13 +28,9 @@ def remove_orphan_workspaces(root: Path) -> None:
         pid = int(m.group(1))
         if pid == os.getpid():
             continue
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
+        if not hostprocs.pid_exists(pid):
             quota.unmount_stale(entry)
             remove_quietly(entry)
-        except PermissionError:
-            continue
 
 
 def remove_quietly(folder: Path) -> None:

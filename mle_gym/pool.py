@@ -186,7 +186,12 @@ class EpisodePool:
     # -- asyncio API ------------------------------------------------------------------------
 
     areset = _awaitable(reset)
-    astep = _awaitable(step)
+    _astep = _awaitable(step)
+
+    async def astep(self, actions: Mapping[int, Any]) -> dict[int, StepResult]:
+        """:meth:`step` for asyncio code (never blocks the event loop); ``actions`` is
+        copied at the call, so changing the mapping meanwhile changes nothing."""
+        return await self._astep(dict(actions))
 
     # -- lifecycle ----------------------------------------------------------------------------
 

@@ -28,6 +28,7 @@ import yaml
 from mle_gym import paths
 
 if TYPE_CHECKING:
+    from mle_gym.sandbox.base import SandboxLimits
     from mle_gym.task_schema import FamilyTaskFile, MLEBenchTaskFile
 
 log = logging.getLogger(__name__)
@@ -78,6 +79,14 @@ class Limits:
     cpus: float = 1.0
     cpu_time_s: int = 3600
     disk_mb: int = 10240
+
+    def sandbox_limits(self) -> SandboxLimits:
+        """The limits a sandbox enforces (memory, processes, CPUs, CPU time per process)."""
+        from mle_gym.sandbox.base import SandboxLimits
+
+        return SandboxLimits(
+            memory_mb=self.memory_mb, pids=self.pids, cpus=self.cpus, cpu_time_s=self.cpu_time_s
+        )
 
 
 @dataclass(frozen=True)

@@ -145,7 +145,7 @@ def test_figures_must_be_positive() -> None:
 @pytest.mark.parametrize(
     ("argv", "says"),
     [
-        (["--only", "nonsense"], "unknown bench families ['nonsense']"),
+        (["--only", "nonsense"], "unknown bench groups ['nonsense']"),
         (["--repeats", "0"], "--repeats must be at least 1"),
         (["--backends", "nowhere"], "unknown sandbox 'nowhere'"),
     ],

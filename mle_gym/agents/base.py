@@ -88,7 +88,7 @@ def _clearing_usage(reset: Callable[..., None]) -> Callable[..., None]:
 
     @functools.wraps(reset)
     def wrapper(self: Agent, *args: Any, **kwargs: Any) -> None:
-        if getattr(self, "_in_reset", False):
+        if self._in_reset:
             return reset(self, *args, **kwargs)
         self._in_reset = True
         try:

@@ -100,6 +100,23 @@ def _run(
     say(f"bench: {what} done in {time.monotonic() - t:.1f} s ({len(figures)} figures)")
 
 
+#: (figure, target key, description, upper limit) of the targets that bound a figure's ratio
+RATIO_TARGETS = (
+    (
+        "execute.python_pass.local",
+        "local_python_pass_ratio",
+        "local execute `python -c pass` / plain subprocess.run",
+        1.5,
+    ),
+    (
+        "execute.true_vs_docker_sdk.docker",
+        "docker_exec_ratio",
+        "docker execute `true` / raw docker exec (SDK exec_run)",
+        1.2,
+    ),
+)
+
+
 def evaluate_targets(report: BenchReport, config: BenchConfig) -> list[Target]:
     """Issue 8's targets, for every figure they apply to that was measured."""
     targets: list[Target] = []
@@ -160,32 +177,20 @@ def evaluate_targets(report: BenchReport, config: BenchConfig) -> list[Target]:
                     figures=(rss.key,),
                 )
             )
-    pypass = report.figure("execute.python_pass.local")
-    if pypass is not None and pypass.ratio is not None:
-        targets.append(
-            Target(
-                key="local_python_pass_ratio",
-                description="local execute `python -c pass` / plain subprocess.run",
-                value=pypass.ratio,
-                limit=1.5,
-                comparison="<=",
-                unit="x",
-                figures=(pypass.key,),
+    for figure_key, key, description, limit in RATIO_TARGETS:
+        fig = report.figure(figure_key)
+        if fig is not None and fig.ratio is not None:
+            targets.append(
+                Target(
+                    key=key,
+                    description=description,
+                    value=fig.ratio,
+                    limit=limit,
+                    comparison="<=",
+                    unit="x",
+                    figures=(fig.key,),
+                )
             )
-        )
-    raw = report.figure("execute.true_vs_docker_sdk.docker")
-    if raw is not None and raw.ratio is not None:
-        targets.append(
-            Target(
-                key="docker_exec_ratio",
-                description="docker execute `true` / raw docker exec (SDK exec_run)",
-                value=raw.ratio,
-                limit=1.2,
-                comparison="<=",
-                unit="x",
-                figures=(raw.key,),
-            )
-        )
     for name in grading.METRICS:
         cold = report.figure(f"grading.{name}.cold")
         if cold is not None:

@@ -60,7 +60,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--backends", type=_names, help="sandbox backends, comma separated (default local,docker)"
     )
     p.add_argument(
-        "--only", type=_names, help=f"measurement families to run (of {', '.join(GROUPS)})"
+        "--only", type=_names, help=f"measurement groups to run (of {', '.join(GROUPS)})"
     )
     p.add_argument("--repeats", type=int, help="rounds of the cheap measurements (default 30)")
     p.add_argument("--slow-repeats", type=int, help="rounds of the slow measurements (default 7)")
@@ -106,7 +106,7 @@ def config_from_args(args: argparse.Namespace) -> Any:
             raise ValueError(f"--{name.replace('_', '-')} must be at least 1")
     unknown = sorted(set(given.get("families", ())) - set(GROUPS))
     if unknown:
-        raise ValueError(f"unknown bench families {unknown}; choose from {', '.join(GROUPS)}")
+        raise ValueError(f"unknown bench groups {unknown}; choose from {', '.join(GROUPS)}")
     return BenchConfig.tiny(**given) if args.tiny else BenchConfig(**given)
 
 

@@ -24,6 +24,12 @@ from typing import Any
 
 from mle_gym.cli.options import DATA_CHOICES, REWARD_MODE_CHOICES, SANDBOX_CHOICES, add_flag
 
+# Copies of mle_gym.evaluation.plan.BACKENDS and local_backend.START_METHODS: importing
+# mle_gym.evaluation would slow every `mle-gym` command by ~50 ms (tests/test_cli.py checks
+# that they agree).
+EVAL_BACKENDS = ("local", "ray")
+START_METHODS = ("spawn", "forkserver")
+
 EVAL_HELP = "evaluate an agent on many tasks and seeds (resumable; local processes or Ray)"
 
 
@@ -91,7 +97,7 @@ def _add_execution_arguments(p: argparse.ArgumentParser) -> None:
         type=int,
         help="episodes at a time (local default 1; ray default: the cluster's CPUs)",
     )
-    run.add_argument("--backend", choices=["local", "ray"], default="local")
+    run.add_argument("--backend", choices=EVAL_BACKENDS, default="local")
     run.add_argument(
         "--ray-address",
         help="join this Ray cluster (default: start a local instance); RUN_DIR must be on a "
@@ -99,7 +105,7 @@ def _add_execution_arguments(p: argparse.ArgumentParser) -> None:
     )
     run.add_argument(
         "--start-method",
-        choices=["spawn", "forkserver"],
+        choices=START_METHODS,
         default="spawn",
         help="how local workers are started (never a plain fork)",
     )

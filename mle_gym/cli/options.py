@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-#: ``--data`` choices of the commands that build envs or grade
-DATA_CHOICES = ["auto", "kaggle", "replica", "bundled"]
-#: ``--sandbox`` choices
-SANDBOX_CHOICES = ["local", "docker", "unsafe-local"]
-#: ``--reward-mode`` choices
-REWARD_MODE_CHOICES = ["auto", "percentile", "medal", "normalized", "raw"]
+from mle_gym.data.sources import DATA_CHOICES
+from mle_gym.rewards import REWARD_MODES as REWARD_MODE_CHOICES
+from mle_gym.sandbox import BACKENDS as SANDBOX_CHOICES
+
+__all__ = ["DATA_CHOICES", "REWARD_MODE_CHOICES", "SANDBOX_CHOICES", "add_flag"]
 
 
 def add_flag(parser: Any, name: str, help: str) -> None:

@@ -125,7 +125,8 @@ def lookup(task: TaskSpec, source: str, replica_seed: int = 0) -> PreparedData |
     return None
 
 
-def _sha256(path: Path) -> str:
+def sha256_file(path: Path) -> str:
+    """sha256 (hex) of a file's bytes."""
     with open(path, "rb") as f:
         return hashlib.file_digest(f, "sha256").hexdigest()
 
@@ -141,7 +142,10 @@ def _file_table(root: Path) -> dict[str, dict[str, object]]:
     for sub in ("public", "private"):
         for p in sorted((root / sub).rglob("*")):
             if p.is_file():
-                table[str(p.relative_to(root))] = {"sha256": _sha256(p), "bytes": p.stat().st_size}
+                table[str(p.relative_to(root))] = {
+                    "sha256": sha256_file(p),
+                    "bytes": p.stat().st_size,
+                }
     return table
 
 

@@ -133,20 +133,10 @@ def task_sandbox(
     task's ``limits`` (memory, processes, CPUs, CPU time; see
     :func:`mle_gym.sandbox.make_sandbox` for ``image`` and ``episode_id``). The caller
     closes it."""
-    from mle_gym.sandbox import SandboxLimits, make_sandbox
+    from mle_gym.sandbox import make_sandbox
 
     return make_sandbox(
-        kind,
-        workspace,
-        data,
-        SandboxLimits(
-            memory_mb=limits.memory_mb,
-            pids=limits.pids,
-            cpus=limits.cpus,
-            cpu_time_s=limits.cpu_time_s,
-        ),
-        image=image,
-        episode_id=episode_id,
+        kind, workspace, data, limits.sandbox_limits(), image=image, episode_id=episode_id
     )
 
 

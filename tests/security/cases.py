@@ -612,36 +612,36 @@ CASES: tuple[Case, ...] = (
 EXTRA_CATEGORIES = ("race", "sweep", "reward", "hang", "channel", "kept", "hostmem", "terminal")
 
 
+def _optional_module(name: str) -> Any:
+    """Module ``name``, or None if it does not exist (an import error inside it raises)."""
+    import importlib
+
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name != name:
+            raise
+        return None
+
+
 def gather_parts(parts: tuple[str, ...]) -> tuple[Case, ...]:
     """The cases of a category split in parts: ``CASES`` of each ``security/<part>_cases.py``
     (a part whose module does not exist contributes none)."""
-    import importlib
-
     out: list[Case] = []
     for name in parts:
-        try:
-            module = importlib.import_module(f"security.{name}_cases")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"security.{name}_cases":
-                raise
-            continue
-        out.extend(module.CASES)
+        module = _optional_module(f"security.{name}_cases")
+        if module is not None:
+            out.extend(module.CASES)
     return tuple(out)
 
 
 def _load_extra() -> tuple[Case, ...]:
-    import importlib
-
     extra: list[Case] = []
     for name in EXTRA_CATEGORIES:
-        try:
-            module = importlib.import_module(f"security.cases_{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"security.cases_{name}":
-                raise
-            continue
-        CATEGORIES[name] = module.TITLE
-        extra.extend(module.CASES)
+        module = _optional_module(f"security.cases_{name}")
+        if module is not None:
+            CATEGORIES[name] = module.TITLE
+            extra.extend(module.CASES)
     return tuple(extra)
 
 

@@ -16,6 +16,7 @@ import os
 import posixpath
 from pathlib import Path
 
+from mle_gym.data.store import sha256_file
 from mle_gym.sandbox.base import WORKSPACE
 from mle_gym.tools.fs import FsError, Resolved, SandboxFS
 
@@ -63,8 +64,7 @@ def fingerprint(workspace: Path, globs: tuple[str, ...]) -> dict[str, str]:
             rel = name if rel_dir == "." else f"{rel_dir}/{name}"
             full = Path(dirpath) / name
             if _matches(rel, globs) and full.is_file() and not full.is_symlink():
-                with open(full, "rb") as f:
-                    out[rel] = hashlib.file_digest(f, "sha256").hexdigest()
+                out[rel] = sha256_file(full)
     return out
 
 
