@@ -1,11 +1,11 @@
 """Write the generated parts of the MLE-bench tasks from each task folder's reference.json.
 
-    python scripts/generate_mlebench_tasks.py [--check]
+    python scripts/generate_mlebench_tasks.py [--check] [--tasks DIR]
 
-Every competition folder ``task_assets/mlebench/<id>/`` holds a ``reference.json``: its
-figures from MLE-bench's public leaderboard (name, split, metric, direction, number of teams,
-medal thresholds, median, sample-submission score and the 101 leaderboard quantiles), the
-one place they are written. From them this script writes
+Every competition folder ``task_assets/mlebench/<id>/`` (``DIR/<id>/`` with ``--tasks DIR``)
+holds a ``reference.json``: its figures from MLE-bench's public leaderboard (name, split,
+metric, direction, number of teams, medal thresholds, median, sample-submission score and the
+101 leaderboard quantiles), the one place they are written. From them this script writes
 
 * the generated sections of ``<id>/task.yaml`` (id, benchmark, title, split, metric,
   direction, leaderboard figures incl. the quantiles); the hand-written text of an existing
@@ -15,6 +15,9 @@ one place they are written. From them this script writes
   writes description.md;
 * the reference table over all folders, ``scripts/mlebench_reference/`` (the CSV with one
   row per competition and the quantiles JSON), a generated view for people and tests.
+  It covers the built-in folders only, so it is written only without ``--tasks`` (or with
+  ``--tasks task_assets/mlebench``); a folder elsewhere (on ``$MLE_GYM_TASKS_PATH``) gets its
+  task.yaml only.
 
 ``--check`` writes nothing and exits 1 if any file would change.
 """
@@ -223,21 +226,38 @@ def _sync(path: Path, text: str, check: bool) -> bool:
     return True
 
 
-def main() -> int:
+def _shown(path: Path) -> str:
+    """``path`` relative to the repository when inside it, else as given."""
+    return str(path.relative_to(REPO)) if path.is_relative_to(REPO) else str(path)
+
+
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="only report files that would change")
-    args = parser.parse_args()
-    folders = reference_folders()
+    parser.add_argument(
+        "--tasks",
+        type=Path,
+        default=TASKS,
+        metavar="DIR",
+        help="the folder holding the competition folders (default: task_assets/mlebench); "
+        "the reference table is regenerated only for the default",
+    )
+    args = parser.parse_args(argv)
+    tasks = args.tasks.expanduser().resolve()
+    if not tasks.is_dir():
+        parser.error(f"--tasks {args.tasks}: not a directory")
+    folders = reference_folders(tasks)
     changed = []
     for folder in folders:
         row, quantiles = read_reference(folder)
         path = folder / "task.yaml"
         existing = path.read_text() if path.is_file() else None
         if _sync(path, render(row, quantiles, existing), args.check):
-            changed.append(str(path.relative_to(REPO)))
-    for name, text in table_texts().items():
-        if _sync(TABLE / name, text, args.check):
-            changed.append(str((TABLE / name).relative_to(REPO)))
+            changed.append(_shown(path))
+    if tasks == TASKS.resolve():
+        for name, text in table_texts(tasks).items():
+            if _sync(TABLE / name, text, args.check):
+                changed.append(_shown(TABLE / name))
     verb = "would change" if args.check else "written"
     print(f"{len(folders)} competitions; {len(changed)} file(s) {verb}")
     for name in changed:

@@ -95,6 +95,52 @@ def test_tar_links_are_refused(tmp_path: Path) -> None:
     assert not (tmp_path / "out" / "link").exists()
 
 
+def test_7z_of_a_folder_extracts_with_its_directory_entries(tmp_path: Path) -> None:
+    source = tmp_path / "src"
+    (source / "train" / "cats").mkdir(parents=True)
+    (source / "empty").mkdir()
+    (source / "train" / "cats" / "1.jpg").write_bytes(b"cat")
+    (source / "labels.csv").write_text("id,label\n1,cat\n")
+    archive = tmp_path / "folder.7z"
+    with py7zr.SevenZipFile(archive, "w") as sz:
+        sz.writeall(source, arcname="data")
+    with py7zr.SevenZipFile(archive) as sz:  # the archive does hold directory entries
+        assert {"data", "data/train", "data/empty"} <= {
+            i.filename for i in sz.list() if i.is_directory
+        }
+
+    dest = tmp_path / "out"
+    assert authoring.extract_archive(archive, dest) == [
+        "data/labels.csv",
+        "data/train/cats/1.jpg",
+    ]
+    assert (dest / "data" / "train" / "cats" / "1.jpg").read_bytes() == b"cat"
+    assert (dest / "data" / "empty").is_dir()
+    with pytest.raises(ArchiveError, match="cap"):
+        authoring.extract_archive(archive, tmp_path / "capped", max_bytes=5)
+
+
+def test_7z_links_and_passwords_are_refused(tmp_path: Path) -> None:
+    source = tmp_path / "src"
+    source.mkdir()
+    (source / "a.txt").write_text("a")
+    (source / "link").symlink_to("/etc/passwd")
+    linked = tmp_path / "link.7z"
+    with py7zr.SevenZipFile(linked, "w") as sz:
+        sz.write(source / "a.txt", arcname="a.txt")
+        sz.write(source / "link", arcname="link")
+    with pytest.raises(ArchiveError, match="'link' is not a regular file"):
+        authoring.extract_archive(linked, tmp_path / "out")
+    assert not (tmp_path / "out" / "link").exists()
+    assert not (tmp_path / "out" / "a.txt").exists()
+
+    locked = tmp_path / "locked.7z"
+    with py7zr.SevenZipFile(locked, "w", password="secret") as sz:
+        sz.write(source / "a.txt", arcname="a.txt")
+    with pytest.raises(ArchiveError, match=r"locked\.7z"):
+        authoring.extract_archive(locked, tmp_path / "out2")
+
+
 def test_check_columns_names_missing_unexpected_and_repeated() -> None:
     authoring.check_columns(pd.DataFrame(columns=["b", "a"]), ("a", "b"))
     frame = pd.DataFrame([[1, 2, 3]], columns=["a", "c", "c"])

@@ -50,7 +50,7 @@ def test_bad_usage_is_one_line_and_exit_status_2(capsys: pytest.CaptureFixture[s
 def test_bench_only_checks_group_names(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["bench", "--only", "nonsense", "--backends", "local"]) == 2
     err = capsys.readouterr().err
-    assert "unknown bench families ['nonsense']; choose from file_tools, execute" in err
+    assert "unknown bench groups ['nonsense']; choose from file_tools, execute" in err
 
 
 @pytest.mark.slow
@@ -63,10 +63,19 @@ def test_bench_only_checks_group_names(capsys: pytest.CaptureFixture[str]) -> No
     ids=["console-script", "python-m"],
 )
 def test_entry_points(argv: list[str]) -> None:
-    if not Path(argv[0]).exists():
-        pytest.skip("the mle-gym console script is not installed in this environment")
+    assert Path(argv[0]).exists(), f"{argv[0]} is missing: install the package (pip install -e .)"
     done = subprocess.run(argv, cwd=REPO, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("usage: mle-gym ")
     for command in COMMANDS:
         assert command in done.stdout.splitlines()[1]
+
+
+def test_eval_choices_match_the_evaluation_package() -> None:
+    """The eval command's copies of the backend and start-method choices (kept to spare every
+    command the evaluation package's import) are the evaluation package's own."""
+    from mle_gym.cli import eval_cmd
+    from mle_gym.evaluation import local_backend, plan
+
+    assert eval_cmd.EVAL_BACKENDS == plan.BACKENDS
+    assert eval_cmd.START_METHODS == local_backend.START_METHODS

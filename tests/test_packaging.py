@@ -51,6 +51,7 @@ def test_wheel_in_fresh_venv(tmp_path: Path) -> None:
     names = zipfile.ZipFile(wheels[0]).namelist()
     assert "mle_gym/task_assets/mlebench/spaceship-titanic/task.yaml" in names
     assert "mle_gym/task_assets/mlebench/spaceship-titanic/prepare.py" in names
+    assert "mle_gym/task_assets/mlebench/spaceship-titanic/reference.json" in names
 
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)

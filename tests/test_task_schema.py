@@ -10,6 +10,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 import yaml
 
@@ -262,7 +263,6 @@ def test_published_json_schema_is_current() -> None:
 
 @pytest.mark.slow
 def test_every_task_folder_validates_against_the_published_schema() -> None:
-    jsonschema = pytest.importorskip("jsonschema")
     schema = json.loads((REPO / "docs" / "task.schema.json").read_text(encoding="utf-8"))
     validator = jsonschema.Draft202012Validator(schema)
     files = sorted(ASSETS.glob("*/*/task.yaml"))

@@ -16,7 +16,7 @@ import tarfile
 import tempfile
 import zipfile
 from collections.abc import Mapping
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from mle_gym.data.kaggle import MAX_UNCOMPRESSED, extract_zip
 
@@ -60,8 +60,9 @@ def extract_archive(archive: Path, dest: Path, max_bytes: int = MAX_UNCOMPRESSED
     The kind is chosen by extension (``.zip``, ``.7z``, ``.tar``, ``.tar.gz``,
     ``.tgz``, ``.tar.bz2``, ``.tar.xz``). Zip archives go through
     :func:`extract_zip` (its KaggleError on a bad archive); 7z and tar archives
-    raise :class:`ArchiveError` on links, unsafe paths, corrupt data or a total
-    size over ``max_bytes``.
+    raise :class:`ArchiveError` on links, device files, unsafe paths, corrupt or
+    encrypted data or a total size over ``max_bytes``. Directory entries are
+    created as folders (inside ``dest``); the result lists files only.
     """
     kind = _kind(archive)
     if kind == "zip":
@@ -69,22 +70,59 @@ def extract_archive(archive: Path, dest: Path, max_bytes: int = MAX_UNCOMPRESSED
     dest.mkdir(parents=True, exist_ok=True)
     if kind == "tar":
         return _extract_tar(archive, dest, max_bytes)
+    return _extract_7z(archive, dest, max_bytes)
+
+
+def _py7zr_errors() -> tuple[type[BaseException], ...]:
+    """The exceptions py7zr raises on a corrupt, encrypted or unsafe archive."""
+    from py7zr import exceptions
+
+    return (
+        exceptions.ArchiveError,  # Bad7zFile (incl. unsafe member paths), CRC, bomb, ...
+        exceptions.PasswordRequired,
+        exceptions.AbsolutePathError,
+        lzma.LZMAError,
+        EOFError,
+    )
+
+
+def _extract_7z(archive: Path, dest: Path, max_bytes: int) -> list[str]:
+    """Extract a 7z: directory entries become folders, files are written, nothing else."""
     import py7zr
 
     try:
-        with py7zr.SevenZipFile(archive) as sz:
+        with py7zr.SevenZipFile(archive, max_extract_size=max_bytes) as sz:
             infos = sz.list()
-            _check_7z(archive, infos, {i.filename for i in infos}, max_bytes)
-            sz.extractall(path=dest)
-    except (py7zr.exceptions.ArchiveError, lzma.LZMAError, EOFError) as exc:
+            _check_7z(archive, infos, {i.filename for i in infos}, max_bytes, dirs=True)
+            for info in infos:
+                if info.is_directory:
+                    (dest / _normalise(info.filename)).mkdir(parents=True, exist_ok=True)
+            files = [i.filename for i in infos if not i.is_directory]
+            if files:
+                sz.extract(path=dest, targets=files)
+    except _py7zr_errors() as exc:
         raise ArchiveError(f"{archive.name}: {exc}") from exc
     return sorted(_normalise(i.filename) for i in infos if not i.is_directory)
 
 
-def _check_7z(archive: Path, infos: list, names: set[str], max_bytes: int) -> None:
+def _safe_name(archive: Path, name: str) -> None:
+    """Raise ArchiveError unless ``name`` stays inside the destination folder."""
+    posix = PurePosixPath(_normalise(name))
+    if not posix.parts or posix.is_absolute() or ".." in posix.parts or ":" in posix.parts[0]:
+        raise ArchiveError(f"{archive.name}: member {name!r} has an unsafe path")
+
+
+def _check_7z(
+    archive: Path, infos: list, names: set[str], max_bytes: int, *, dirs: bool = False
+) -> None:
+    """Check the members in ``names``: safe paths, regular files (or, with ``dirs``,
+    directories), total declared size within ``max_bytes``. Raises ArchiveError."""
     total = 0
     for info in infos:
         if info.filename not in names:
+            continue
+        _safe_name(archive, info.filename)
+        if dirs and info.is_directory and not info.is_symlink:
             continue
         if info.is_symlink or info.is_directory or not info.is_file:
             raise ArchiveError(f"{archive.name}: member {info.filename!r} is not a regular file")
@@ -144,7 +182,7 @@ def extract_members(
                 for raw, name in wanted.items():
                     os.replace(Path(tmp) / raw, targets[name])
                     written.add(name)
-    except (py7zr.exceptions.ArchiveError, lzma.LZMAError, EOFError) as exc:
+    except _py7zr_errors() as exc:
         raise ArchiveError(f"{archive.name}: {exc}") from exc
     return written
 

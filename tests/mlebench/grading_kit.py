@@ -122,14 +122,9 @@ def score(task: TaskSpec, tmp_path: Path, answers: dict, submission: dict) -> Gr
     return grade_frame(task, tmp_path, "submission", submission, path)
 
 
-# task.yaml's direction comes from the reference figures, which give none for this one
-LOWER_IS_BETTER = {"ventilator-pressure-prediction"}
-
-
 def is_worse(task: TaskSpec, score: float, best: float) -> bool:
-    """Whether ``score`` is worse than ``best`` in the task's direction."""
-    lower = task.lower_is_better or task.id in LOWER_IS_BETTER
-    return score > best if lower else score < best
+    """Whether ``score`` is worse than ``best`` in the direction task.yaml declares."""
+    return score > best if task.lower_is_better else score < best
 
 
 def check_perfect_and_imperfect(
@@ -140,21 +135,22 @@ def check_perfect_and_imperfect(
     imperfect_frame: pd.DataFrame,
     best: float,
     expected: float,
-) -> None:
-    """The perfect submission scores ``best``, the imperfect one ``expected`` (an independent
-    computation), and that is worse in the direction task.yaml declares."""
-    perfect = grade_file(task, tmp_path, answers, "perfect.csv", perfect_frame)
+    *,
+    best_abs: float = 1e-5,
+) -> GradeReport:
+    """The perfect submission scores ``best`` (within ``best_abs``), the imperfect one
+    ``expected`` (an independent computation), and that is worse in the direction task.yaml
+    declares; returns the imperfect submission's report."""
+    perfect = grade_frame(task, tmp_path, "perfect", perfect_frame, answers)
     assert perfect.valid, perfect.message
-    assert perfect.score == pytest.approx(best, abs=1e-5)
+    assert perfect.score == pytest.approx(best, abs=best_abs)
 
-    imperfect = grade_file(task, tmp_path, answers, "imperfect.csv", imperfect_frame)
+    imperfect = grade_frame(task, tmp_path, "imperfect", imperfect_frame, answers)
     assert imperfect.valid, imperfect.message
     assert imperfect.score == pytest.approx(expected, abs=1e-5)
     assert imperfect.score is not None and perfect.score is not None
-    worse = (
-        imperfect.score > perfect.score if task.lower_is_better else imperfect.score < perfect.score
-    )
-    assert worse, (imperfect.score, perfect.score)
+    assert is_worse(task, imperfect.score, perfect.score), (imperfect.score, perfect.score)
+    return imperfect
 
 
 # ----------------------------------------------------------------- exact and worse cases
@@ -344,14 +340,17 @@ class KeyedRawGrading:
 
     def __call__(self, task: TaskSpec, tmp_path: Path) -> None:
         task, case, answers = keyed_raw_files(task, self.build, tmp_path)
-        perfect = grade_frame(task, tmp_path, "perfect", case.answers[list(case.columns)], answers)
-        assert perfect.valid, perfect.message
-        assert perfect.score == pytest.approx(case.best, abs=1e-9)
-
-        imperfect = grade_frame(task, tmp_path, "imperfect", case.imperfect, answers)
-        assert imperfect.valid, imperfect.message
-        assert imperfect.score == pytest.approx(case.expected, abs=1e-5)
-        assert is_worse(task, imperfect.score, perfect.score), (imperfect.score, perfect.score)
+        perfect_frame = case.answers[list(case.columns)]
+        imperfect = check_perfect_and_imperfect(
+            task,
+            tmp_path,
+            answers,
+            perfect_frame,
+            case.imperfect,
+            case.best,
+            case.expected,
+            best_abs=1e-9,
+        )
 
         # rows matched by their pair of key columns: another order scores the same
         shuffled = grade_frame(task, tmp_path, "shuffled", case.imperfect.iloc[::-1], answers)

@@ -9,12 +9,12 @@ competition zip, graded, and its folder's grading cases are found and pass.
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
+import subprocess
+import sys
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import grading_kit
 import gymnasium as gym
@@ -31,16 +31,7 @@ REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "docs" / "examples" / "mlebench" / "tiny-house-prices"
 TASK_ID = EXAMPLE.name
 ENV_ID = f"MLEBench/{TASK_ID}-v0"
-
-
-def _generator() -> Any:
-    """scripts/generate_mlebench_tasks.py, imported as a module."""
-    path = REPO / "scripts" / "generate_mlebench_tasks.py"
-    spec = importlib.util.spec_from_file_location("generate_mlebench_tasks", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+GENERATOR = REPO / "scripts" / "generate_mlebench_tasks.py"
 
 
 @pytest.fixture
@@ -74,12 +65,31 @@ def test_the_example_is_not_a_builtin_task() -> None:
         get_task(TASK_ID)
 
 
-def test_the_example_task_yaml_holds_its_reference_figures() -> None:
-    """task.yaml's generated sections are what the generator writes from reference.json."""
-    generator = _generator()
-    row, quantiles = generator.read_reference(EXAMPLE)
-    text = (EXAMPLE / "task.yaml").read_text()
-    assert generator.render(row, quantiles, text) == text
+def run_generator(*args: str) -> subprocess.CompletedProcess[str]:
+    """``python scripts/generate_mlebench_tasks.py ARGS``, as docs/adding-a-task.md runs it."""
+    command = [sys.executable, str(GENERATOR), *args]
+    return subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=300)
+
+
+def test_the_generator_checks_and_writes_the_example_task_yaml(task_root: Path) -> None:
+    """The doc's commands: task.yaml's generated sections come from reference.json."""
+    tasks = task_root / "mlebench"
+    task_yaml = tasks / TASK_ID / "task.yaml"
+    table = {p: p.read_bytes() for p in (REPO / "scripts" / "mlebench_reference").iterdir()}
+
+    done = run_generator("--check", "--tasks", str(tasks))
+    assert (done.returncode, done.stdout) == (0, "1 competitions; 0 file(s) would change\n")
+
+    # a task.yaml with only its hand-written sections gets the generated ones back
+    full = task_yaml.read_text()
+    task_yaml.write_text(full[full.index("\nsubmission:") + 1 :])
+    done = run_generator("--check", "--tasks", str(tasks))
+    assert done.returncode == 1 and str(task_yaml) in done.stdout
+    done = run_generator("--tasks", str(tasks))
+    assert done.returncode == 0, done.stderr
+    assert task_yaml.read_text() == full
+    # the reference table covers the built-in folders only
+    assert {p: p.read_bytes() for p in table} == table
 
 
 def test_one_folder_is_discovered_registered_prepared_and_graded(

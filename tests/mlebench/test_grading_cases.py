@@ -7,7 +7,7 @@ best value, an imperfect one the value computed independently the way MLE-bench'
 ``grade.py`` computes it, a malformed one is invalid), plus the folder's own checks.
 
 The competitions registered without data preparation (medium/high splits) must all have
-cases; for them the task folder loads, its grader is usable and ``gymnasium.make`` says
+end-to-end cases; for them the task folder loads, its grader is usable and ``gymnasium.make`` says
 that preparing the data is not yet supported.
 """
 
@@ -41,10 +41,28 @@ def _has_raw_case(task: TaskSpec) -> bool:
     return any(isinstance(check, RAW_CHECKS) for check in checks)
 
 
-def test_every_registered_only_task_has_grading_cases() -> None:
+END_TO_END_CHECKS = (
+    grading_kit.ExactGrading,
+    grading_kit.WorseCase,
+    grading_kit.RawGrading,
+    grading_kit.KeyedRawGrading,
+)
+
+
+def test_every_registered_only_task_has_end_to_end_grading_cases() -> None:
+    """Each of them grades at least one case end to end (files in, score or invalid out)."""
     assert len(REGISTERED_ONLY) == 53
     with_cases = {s.id for s in grading_kit.tasks_with_cases()}
     assert sorted(set(REGISTERED_ONLY) - with_cases) == []
+    without_end_to_end = [
+        competition
+        for competition in REGISTERED_ONLY
+        if not any(
+            isinstance(check, END_TO_END_CHECKS)
+            for check in grading_kit.load_cases(get_task(competition).folder).values()
+        )
+    ]
+    assert without_end_to_end == []
 
 
 @pytest.mark.parametrize("competition", REGISTERED_ONLY)
