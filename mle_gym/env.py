@@ -18,7 +18,7 @@ Contract:
   (``max_episode_steps``) or wall-clock budget truncates; then the current
   submission file is graded too, unless ``grade_on_truncation=False``.
 * The reward is 0 until the episode ends, then a function of the grade
-  (:mod:`mle_gym.rewards`). ``info["grade"]`` holds the full report.
+  (:mod:`mle_gym.families.mlebench.rewards`). ``info["grade"]`` holds the full report.
 * Grading runs in this process on a copy of the submission; the private
   answers are never inside the sandbox.
 """
@@ -28,6 +28,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import dataclasses
+import inspect
 import logging
 import os
 import tempfile
@@ -42,17 +43,11 @@ import gymnasium as gym
 from gymnasium.error import ResetNeeded
 
 from mle_gym import paths
-from mle_gym.episode_dirs import (
-    KEEP_MARKER,
-    keep_copy,
-    remove_orphan_workspaces,
-    remove_quietly,
-)
-from mle_gym.families import Episode, GradeLike, make_family
+from mle_gym.episode_dirs import finish_episode_dir, remove_orphan_workspaces
+from mle_gym.families import Episode, GradeLike, check_keywords, make_family
 from mle_gym.families.workdir import WorkdirFS, WorkdirSandbox
 from mle_gym.sandbox import Sandbox, check_kind, default_kind, make_sandbox, quota
 from mle_gym.sandbox.base import WORKSPACE
-from mle_gym.sandbox.hostfs import make_inert
 from mle_gym.sandbox.kernel import PythonKernel
 from mle_gym.spaces import FreeText, ToolCallSpace
 from mle_gym.tasks import TaskSpec, get_task
@@ -89,15 +84,13 @@ class MLEEnv(gym.Env[str, Any]):
 
     Args:
         task: env id, task key or task id (e.g. "spaceship-titanic").
-        data: "auto" (Kaggle data if prepared, else the offline replica),
-            "kaggle", "replica" or "bundled".
-        replica_seed: which replica variant to use (``options={"replica_seed": n}``
-            overrides it for one episode).
+        data: which data the episode uses, one of the family's ``data_choices``
+            (e.g. "auto": real data if prepared, else an offline replica).
         sandbox: "local" (bubblewrap; default, or ``$MLE_GYM_SANDBOX``), "docker"
             (one container per episode) or "unsafe-local" (no isolation; debugging only).
         docker_image: image for sandbox="docker" (default ``$MLE_GYM_DOCKER_IMAGE`` or
             ``mle-gym-runtime:py<X.Y>``, built by ``mle-gym sandbox build``).
-        reward_mode: "auto", "percentile", "medal", "normalized" or "raw".
+        reward_mode: one of the family's ``reward_modes`` ("auto" picks its default).
         max_episode_steps: step budget when the env is built directly; through
             ``gymnasium.make`` use its ``max_episode_steps`` argument.
         time_budget_s, exec_timeout_s, memory_mb, pids, cpus, cpu_time_s, disk_mb:
@@ -112,8 +105,12 @@ class MLEEnv(gym.Env[str, Any]):
         max_observation_chars: observations longer than this are truncated
             with a visible marker.
         toolset: "default" (mle_gym's tools) or a toolset of the task's family
-            (e.g. "mlagentbench"); see :mod:`mle_gym.families.toolsets`.
-        family_options: options for the task's family (see :mod:`mle_gym.families`).
+            (its ``toolsets``); see :mod:`mle_gym.families.toolsets`.
+        **options: the options of the task's family, by keyword (e.g.
+            ``replica_seed=1``; ``docs/families.md`` lists each family's): checked by
+            the family's ``options_model``, so a misspelt one is an error naming the
+            known ones.
+        family_options: the same options as a mapping (merged with ``options``).
     """
 
     action_space: ToolCallSpace
@@ -126,7 +123,6 @@ class MLEEnv(gym.Env[str, Any]):
         task: str | TaskSpec,
         *,
         data: str = "auto",
-        replica_seed: int = 0,
         sandbox: str | None = None,
         docker_image: str | None = None,
         reward_mode: str = "auto",
@@ -146,14 +142,20 @@ class MLEEnv(gym.Env[str, Any]):
         max_observation_chars: int = 16_000,
         toolset: str | None = None,
         family_options: Mapping[str, Any] | None = None,
+        **options: Any,
     ) -> None:
         self.task = task if isinstance(task, TaskSpec) else get_task(task)
-        self.family = make_family(self.task, family_options, replica_seed=int(replica_seed))
+        own = [p for p in inspect.signature(MLEEnv.__init__).parameters if p != "self"]
+        check_keywords(self.task, options, own[1:-1])
+        as_mapping = dict(family_options or {})
+        twice = sorted(set(as_mapping) & set(options))
+        if twice:
+            raise ValueError(f"options given both as keywords and in family_options: {twice}")
+        self.family = make_family(self.task, {**as_mapping, **options})
         self.family.check_config(data, reward_mode)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.data_choice = data
-        self.replica_seed = int(replica_seed)
         self.sandbox_kind = check_kind(sandbox or default_kind())
         self.docker_image = docker_image
         self.reward_mode = reward_mode
@@ -264,7 +266,6 @@ class MLEEnv(gym.Env[str, Any]):
         self._owner_pid = os.getpid()
         family = self.family
         ep_options = family.parse_reset_options(dict(options or {}))
-        replica_seed = ep_options.get("replica_seed")
 
         data = family.resolve_data(self.data_choice, ep_options)
         self._data = data
@@ -360,7 +361,7 @@ class MLEEnv(gym.Env[str, Any]):
                     "episode_id": self.episode_id,
                     "env_id": self.task.env_id,
                     "seed": seed,
-                    "replica_seed": replica_seed if self.data_source == "replica" else None,
+                    **family.episode_record(episode),
                     "data_source": self.data_source,
                     "reward_mode": self._mode,
                     "toolset": self.toolset_name,
@@ -573,24 +574,8 @@ class MLEEnv(gym.Env[str, Any]):
             finally:
                 self._sandbox = None
         if self._episode_dir is not None:
-            if self._volume is not None:
-                workspace = self._volume.mountpoint
-                saved = workspace.with_name("workspace.saved")
-                if self.keep_workspace:  # the files live on the volume: copy them off first
-                    keep_copy(workspace, saved, owner)
-                self._volume.unmount()
-                self._volume = None
-                if self.keep_workspace:
-                    workspace.rmdir()
-                    saved.rename(workspace)
-            elif self.keep_workspace:
-                report = make_inert(self._episode_dir / "workspace", owner=owner)
-                if report.removed or report.stripped:
-                    log.info("kept workspace made inert: %s", report)
-            if self.keep_workspace:
-                (self._episode_dir / KEEP_MARKER).touch()
-            else:
-                remove_quietly(self._episode_dir)
+            volume, self._volume = self._volume, None
+            finish_episode_dir(self._episode_dir, volume, keep=self.keep_workspace, owner=owner)
             self._episode_dir = None
         self._ctx = None
         self._episode = None

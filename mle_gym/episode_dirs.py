@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from mle_gym.sandbox import hostprocs, quota
-from mle_gym.sandbox.hostfs import copy_tree, remove_tree
+from mle_gym.sandbox.hostfs import copy_tree, make_inert, remove_tree
 
 log = logging.getLogger("mle_gym.env")
 
@@ -51,3 +51,33 @@ def keep_copy(workspace: Path, saved: Path, owner: tuple[int, int] | None) -> No
     )
     if report.skipped:
         log.info("kept workspace: not copied: %s", report.skipped[:20])
+
+
+def finish_episode_dir(
+    episode_dir: Path,
+    volume: quota.WorkspaceVolume | None,
+    *,
+    keep: bool,
+    owner: tuple[int, int] | None,
+) -> None:
+    """End an episode's folder once its sandbox is closed: unmount the workspace volume
+    (its files copied off first when ``keep``), then remove the folder — or keep it,
+    marked with :data:`KEEP_MARKER` and its workspace made inert (contents, not
+    privileges: no links, devices or special modes)."""
+    if volume is not None:
+        workspace = volume.mountpoint
+        saved = workspace.with_name("workspace.saved")
+        if keep:  # the files live on the volume: copy them off first
+            keep_copy(workspace, saved, owner)
+        volume.unmount()
+        if keep:
+            workspace.rmdir()
+            saved.rename(workspace)
+    elif keep:
+        report = make_inert(episode_dir / "workspace", owner=owner)
+        if report.removed or report.stripped:
+            log.info("kept workspace made inert: %s", report)
+    if keep:
+        (episode_dir / KEEP_MARKER).touch()
+    else:
+        remove_quietly(episode_dir)

@@ -1,21 +1,14 @@
-"""The ``task.yaml`` schema: pydantic models that parse, check and document a task file.
+"""The ``task.yaml`` schema shared by every family: pydantic models and their errors.
 
-One model per shape of task file:
-
-* :class:`MLEBenchTaskFile` — an MLE-bench competition (submission columns, answer
-  files, leaderboard figures, data sources ``kaggle``/``bundled``/``replica``);
-* :class:`FamilyTaskFile` — the fields every other family shares; a family adds
-  its own block as a typed sub-model in a subclass (``mlbench:`` in
-  :mod:`mle_gym.families.mlbench`), or subclasses :class:`FamilyTaskFields` when
-  its ``data:`` has its own shape too (``mlagentbench:`` in
-  :mod:`mle_gym.families.mlagentbench.config`).
-
-Strictness is that of the hand-written parser it replaced: unknown top-level keys
-(and unknown keys in ``submission``, ``files``, ``leaderboard`` and ``data``) are
-accepted and kept in :attr:`mle_gym.tasks.TaskSpec.raw`; unknown ``limits`` are an
+:class:`TaskFile` has the fields every task file has (id, benchmark, title, version,
+family, metric, direction, split, limits, leakage, data); a family's model subclasses
+it with the family's own blocks (``TaskFamily.task_file``: ``submission:`` and
+``leaderboard:`` for MLE-bench, ``mlagentbench:``, ``mlbench:``). Unknown top-level keys
+are accepted and kept in :attr:`mle_gym.tasks.TaskSpec.raw`; unknown ``limits`` are an
 error. :func:`validate_task_file` turns pydantic's ValidationError into a
-:class:`~mle_gym.tasks.TaskError` naming the file and the field at fault.
-``scripts/gen_task_schema.py`` publishes the models as ``docs/task.schema.json``.
+:class:`~mle_gym.tasks.TaskError` naming the file and the field at fault, and
+:func:`validate_options` does the same for a family's options.
+``scripts/gen_task_schema.py`` publishes every family's model as ``docs/task.schema.json``.
 """
 
 from __future__ import annotations
@@ -23,31 +16,14 @@ from __future__ import annotations
 import types
 import typing
 from collections.abc import Callable, Mapping
-from typing import Annotated, Any, Literal, TypeVar, get_args
+from typing import Annotated, Any, TypeVar, get_args
 
-from pydantic import (
-    BaseModel,
-    BeforeValidator,
-    ConfigDict,
-    Field,
-    ValidationError,
-    field_validator,
-    model_validator,
-)
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator
 
-TargetKind = Literal["binary", "integer", "numeric", "probability", "label"]
-GraderKind = Literal["generic", "module", "raw", "missing"]
-#: the values of :data:`TargetKind` / :data:`GraderKind` (``mle_gym.tasks`` keeps copies
-#: so that importing it does not import pydantic; a test checks they agree)
-TARGET_KINDS: tuple[str, ...] = get_args(TargetKind)
-GRADER_KINDS: tuple[str, ...] = get_args(GraderKind)
-#: the data sources of an MLE-bench task, in order of preference
-MLEBENCH_SOURCES = ("kaggle", "bundled", "replica")
-#: how many leaderboard quantiles ``score_at_rank_fraction`` holds (0%, 1%, ... 100%)
-QUANTILE_COUNT = 101
+from mle_gym._deprecation import renamed_attribute
 
 
-def _listify(value: Any) -> Any:
+def listify(value: Any) -> Any:
     """A bare string stands for a one-element list; None for an empty one."""
     if value is None:
         return []
@@ -62,31 +38,31 @@ def none_to(empty: Any) -> Callable[[Any], Any]:
 NonEmptyStr = Annotated[str, Field(min_length=1)]
 #: a list of strings that may be written as one string (or left empty)
 StrList = Annotated[
-    list[str], BeforeValidator(_listify, json_schema_input_type=str | list[str] | None)
+    list[str], BeforeValidator(listify, json_schema_input_type=str | list[str] | None)
 ]
 #: a list of non-empty strings that may be written as one string (or left empty)
 NonEmptyStrList = Annotated[
     list[NonEmptyStr],
-    BeforeValidator(_listify, json_schema_input_type=NonEmptyStr | list[NonEmptyStr] | None),
+    BeforeValidator(listify, json_schema_input_type=NonEmptyStr | list[NonEmptyStr] | None),
 ]
 #: a positive, finite number
 PositiveFloat = Annotated[float, Field(gt=0, allow_inf_nan=False)]
 PositiveInt = Annotated[int, Field(gt=0)]
 
 
-class _Open(BaseModel):
+class OpenBlock(BaseModel):
     """A block whose unknown keys are accepted (kept in ``TaskSpec.raw``)."""
 
     model_config = ConfigDict(extra="allow", frozen=True)
 
 
-class _Closed(BaseModel):
+class ClosedBlock(BaseModel):
     """A block whose unknown keys are an error."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-class LimitsFile(_Closed):
+class LimitsFile(ClosedBlock):
     """``limits:`` — budgets and sandbox limits (each overridable by ``gym.make``)."""
 
     max_steps: PositiveInt = Field(50, description="steps before the episode is truncated")
@@ -99,95 +75,14 @@ class LimitsFile(_Closed):
     disk_mb: PositiveInt = Field(10240, description="workspace quota")
 
 
-class SubmissionFile(_Open):
-    """``submission:`` — the file the agent hands in (optional outside MLE-bench)."""
+class TaskFile(OpenBlock):
+    """The fields every task.yaml has, whatever its family; a family's model subclasses
+    it with the family's own blocks (``TaskFamily.task_file``)."""
 
-    file: str = Field("submission.csv", description="the file name in /workspace")
-    id_column: str = ""
-    target_columns: StrList = Field(default_factory=list, description="one name or a list")
-    target_kind: TargetKind = "numeric"
-    allow_empty: bool = Field(False, description="label targets may be blank")
-    max_mb: PositiveInt = Field(200, description="the largest submission file accepted")
-
-
-class FilesFile(_Open):
-    """``files:`` — the answers and the sample submission, inside the prepared data."""
-
-    answers: str = ""
-    sample_submission: str = ""
-
-
-class MLEBenchSubmissionFile(SubmissionFile):
-    """``submission:`` of an MLE-bench task: an id column and at least one target."""
-
-    id_column: str
-    target_columns: Annotated[
-        list[str],
-        BeforeValidator(_listify, json_schema_input_type=str | list[str]),
-        Field(min_length=1, description="one name or a list"),
-    ]
-
-
-class MLEBenchFilesFile(FilesFile):
-    """``files:`` of an MLE-bench task: both files are required."""
-
-    answers: str = Field(description="the private answers file (never shown to the agent)")
-    sample_submission: str = Field(description="the public sample submission")
-
-
-class LeaderboardFile(_Open):
-    """``leaderboard:`` — the human Kaggle leaderboard (medals, percentile reward)."""
-
-    teams: int
-    gold: float
-    silver: float
-    bronze: float
-    median: float
-    sample_submission_score: float | None = None
-    score_at_rank_fraction: Annotated[
-        list[float],
-        BeforeValidator(none_to([]), json_schema_input_type=list[float] | None),
-        Field(description=f"empty, or {QUANTILE_COUNT} scores: rank fractions 0, 0.01 ... 1"),
-    ] = []
-
-    @field_validator("score_at_rank_fraction")
-    @classmethod
-    def _quantile_count(cls, value: list[float]) -> list[float]:
-        if value and len(value) != QUANTILE_COUNT:
-            raise ValueError(f"needs {QUANTILE_COUNT} values, got {len(value)}")
-        return value
-
-
-class KaggleSourceFile(_Open):
-    """``data.kaggle:`` — real data from the Kaggle competition."""
-
-    competition: str | None = None
-    supported: bool = Field(True, description="false: `mle-gym prepare` cannot prepare it yet")
-    zip_md5: str | None = None
-    prepared_md5: dict[str, str] = Field(default_factory=dict)
-
-
-class ReplicaSourceFile(_Open):
-    """``data.replica:`` — the offline generator (``replica()`` in prepare.py)."""
-
-    reference_score: float | None = None
-    sample_submission_score: float | None = None
-    measured_by: str | None = None
-
-
-class MLEBenchDataFile(_Open):
-    """``data:`` of an MLE-bench task: at least one of kaggle, bundled, replica."""
-
-    kaggle: KaggleSourceFile | None = None
-    bundled: dict[str, Any] | None = None
-    replica: ReplicaSourceFile | None = None
-
-
-class _TaskFileBase(_Open):
-    """Fields every task file has."""
+    model_config = ConfigDict(title="task.yaml")
 
     id: str = Field(description="the task id; equals the folder name")
-    benchmark: str = Field(description="MLEBench, MLAgentBench, ML-Bench...")
+    benchmark: str = Field(description="MLEBench, MLAgentBench, MLBench...")
     title: str | None = Field(None, description="defaults to the id")
     version: int = Field(0, description="the -v<version> of the gymnasium id")
     family: str | None = Field(
@@ -197,67 +92,14 @@ class _TaskFileBase(_Open):
     lower_is_better: bool = False
     split: str | None = None
     limits: LimitsFile = Field(default_factory=LimitsFile)
-
-
-class MLEBenchTaskFile(_TaskFileBase):
-    """The task.yaml of an MLE-bench competition (``task_assets/mlebench/<id>/``)."""
-
-    model_config = ConfigDict(title="MLE-bench task.yaml")
-
-    submission: MLEBenchSubmissionFile
-    files: MLEBenchFilesFile
-    leaderboard: LeaderboardFile | None = None
-    data: MLEBenchDataFile
     leakage: str | None = Field(None, description="why the test labels leak, if they do")
-    grader: GraderKind | None = Field(
-        None, description="default: module when grade.py exists, else generic"
-    )
-
-    @field_validator("leaderboard", mode="before")
-    @classmethod
-    def _empty_leaderboard(cls, value: Any) -> Any:
-        return value or None  # an empty mapping means "no leaderboard"
+    # a family's model gives the block its shape; here any mapping (or nothing)
+    data: Any = Field(default_factory=dict, description="data sources")
 
     @field_validator("leakage", mode="before")
     @classmethod
     def _leakage_text(cls, value: Any) -> Any:
         return (str(value).strip() or None) if value else None
-
-    @model_validator(mode="after")
-    def _has_a_source(self) -> MLEBenchTaskFile:
-        if not any(getattr(self.data, s) is not None for s in MLEBENCH_SOURCES):
-            raise ValueError("data lists no source (kaggle, bundled or replica)")
-        return self
-
-
-class FamilyTaskFields(_TaskFileBase):
-    """The fields shared by the task.yaml of every family other than MLE-bench, ``data``
-    aside; a family with its own ``data:`` shape subclasses this."""
-
-    submission: SubmissionFile = Field(default_factory=SubmissionFile)
-    files: FilesFile = Field(default_factory=FilesFile)
-    grader: str | None = Field(None, description="default: module")
-
-    @field_validator(
-        "submission", "files", mode="before", json_schema_input_type=dict[str, Any] | None
-    )
-    @classmethod
-    def _empty_block(cls, value: Any) -> Any:
-        return {} if value is None else value
-
-
-class FamilyTaskFile(FamilyTaskFields):
-    """The task.yaml of a task of any family other than MLE-bench; a family subclasses it
-    with its own block (``mlbench:``...)."""
-
-    model_config = ConfigDict(title="task.yaml of a task family")
-
-    data: dict[str, Any] = Field(default_factory=dict, description="data sources")
-
-    @field_validator("data", mode="before", json_schema_input_type=dict[str, Any] | None)
-    @classmethod
-    def _empty_data(cls, value: Any) -> Any:
-        return {} if value is None else value
 
 
 # -- errors ---------------------------------------------------------------------------------
@@ -337,17 +179,24 @@ def validate_task_file(model: type[M], raw: Mapping[str, Any], where: object) ->
     try:
         return model.model_validate(raw)
     except ValidationError as exc:
-        from mle_gym.tasks import TaskError
+        from mle_gym.spec import TaskError
 
         raise TaskError(f"{where}: {describe_validation_error(model, exc)}") from None
 
 
 def validate_options(model: type[M], options: Mapping[str, Any], where: str) -> M:
-    """A family's constructor ``options`` checked against ``model`` (usually with
-    ``extra="forbid"``); raises ValueError ``"<where>: unknown family_options 'x'; known:
-    ..."`` or naming the option with a bad value."""
+    """A family's ``options`` (its ``gym.make`` keywords) checked against ``model``
+    (usually with ``extra="forbid"``); raises ValueError ``"<where>: unknown option 'x';
+    known: ..."`` or naming the option with a bad value."""
     try:
         return model.model_validate(dict(options))
     except ValidationError as exc:
-        message = describe_validation_error(model, exc, noun="family_options")
+        message = describe_validation_error(model, exc, noun="option")
         raise ValueError(f"{where}: {message}") from None
+
+
+def __getattr__(name: str) -> Any:
+    """``FamilyTaskFile`` / ``FamilyTaskFields``: former names of :class:`TaskFile`."""
+    return renamed_attribute(
+        __name__, name, {"FamilyTaskFile": "TaskFile", "FamilyTaskFields": "TaskFile"}, globals()
+    )

@@ -1,203 +1,55 @@
-"""Task definitions: a task is a folder, ``task_assets/<benchmark>/<task_id>/``.
+"""Tasks: a task is a folder, ``task_assets/<benchmark>/<task_id>/``; a family reads it.
 
-The folder holds ``task.yaml`` (checked by the models of :mod:`mle_gym.task_schema`,
-published as ``docs/task.schema.json``, and parsed into :class:`TaskSpec`),
-``description.md`` (the task as the agent reads it), ``prepare.py`` (turns raw
-data into public/private folders, and/or generates an offline replica),
-optionally ``grade.py`` (a task-specific grader), ``solution.py`` (the
-reference solution the scripted agent runs) and ``starter/`` (files copied into
-every workspace).
+The folder holds ``task.yaml`` and ``description.md`` (the task as the agent reads
+it), plus whatever its family needs (``prepare.py``, ``grade.py``, ``starter/``...;
+``docs/adding-a-task.md``). Nothing about a task is hard-coded elsewhere:
+registration, ``mle-gym list`` and the tests discover tasks from these folders alone.
 
-Nothing about a task is hard-coded elsewhere: registration, ``mle-gym list``,
-and the tests discover tasks from these folders alone.
+Discovery has two levels, so that ``import mle_gym`` loads no family:
+
+* the **index** (:func:`task_index`): each folder's id, benchmark, version, family
+  name and step budget, read from task.yaml without its family. Registration uses it.
+* the **spec** (:func:`load_task`, :func:`get_task`, :func:`all_tasks`): the whole
+  task.yaml, checked and parsed by the task's family (``TaskFamily.parse_task``) into
+  a :class:`TaskSpec` — or the family's subclass of it, which adds the family's own
+  fields (``MLEBenchTask.submission``...). A spec is built the first time it is asked
+  for, so only the families of the tasks in use are imported.
+
+This module knows no family by name: the family of a task is ``family:`` in its
+task.yaml or its benchmark's default (:mod:`mle_gym.families`).
 """
 
 from __future__ import annotations
 
 import functools
-import importlib.util
 import logging
-import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import yaml
 
 from mle_gym import paths
+from mle_gym._deprecation import moved_attribute
+from mle_gym.spec import Limits, TaskError, TaskSpec
 
-if TYPE_CHECKING:
-    from mle_gym.sandbox.base import SandboxLimits
-    from mle_gym.task_schema import FamilyTaskFile, MLEBenchTaskFile
+__all__ = [
+    "Limits",
+    "TaskEntry",
+    "TaskError",
+    "TaskSpec",
+    "all_tasks",
+    "evaluation_set",
+    "get_task",
+    "load_task",
+    "task_errors",
+    "task_index",
+]
 
 log = logging.getLogger(__name__)
 
 
-class TaskError(ValueError):
-    """A task folder is missing or its task.yaml is malformed."""
-
-
-TARGET_KINDS = ("binary", "integer", "numeric", "probability", "label")
-GRADER_KINDS = ("generic", "module", "raw", "missing")
-
-
-@dataclass(frozen=True)
-class SubmissionSpec:
-    """What the agent must hand in."""
-
-    file: str
-    id_column: str
-    target_columns: tuple[str, ...]
-    target_kind: str  # one of TARGET_KINDS
-    allow_empty: bool = False  # label targets may be blank (e.g. "no objects")
-    max_mb: int = 200  # the largest submission file accepted
-
-
-@dataclass(frozen=True)
-class Leaderboard:
-    """Human leaderboard figures (Kaggle), for medals and percentile rewards."""
-
-    teams: int
-    gold: float
-    silver: float
-    bronze: float
-    median: float
-    sample_submission_score: float | None
-    score_at_rank_fraction: tuple[float, ...]
-
-
-@dataclass(frozen=True)
-class Limits:
-    """Budgets and sandbox limits; every field can be overridden by gym.make kwargs."""
-
-    max_steps: int = 50
-    time_budget_s: float = 7200.0
-    exec_timeout_s: float = 600.0
-    memory_mb: int = 4096
-    pids: int = 512
-    cpus: float = 1.0
-    cpu_time_s: int = 3600
-    disk_mb: int = 10240
-
-    def sandbox_limits(self) -> SandboxLimits:
-        """The limits a sandbox enforces (memory, processes, CPUs, CPU time per process)."""
-        from mle_gym.sandbox.base import SandboxLimits
-
-        return SandboxLimits(
-            memory_mb=self.memory_mb, pids=self.pids, cpus=self.cpus, cpu_time_s=self.cpu_time_s
-        )
-
-
-@dataclass(frozen=True)
-class TaskSpec:
-    """A parsed ``task.yaml`` plus the folder it came from."""
-
-    id: str
-    benchmark: str
-    title: str
-    version: int
-    folder: Path
-    metric: str
-    lower_is_better: bool
-    submission: SubmissionSpec
-    answers_file: str
-    sample_submission_file: str
-    split: str | None = None
-    leaderboard: Leaderboard | None = None
-    data: dict[str, Any] = field(default_factory=dict)
-    limits: Limits = field(default_factory=Limits)
-    leakage: str | None = None
-    grader: str = "generic"
-    family: str = "mlebench"
-    raw: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
-
-    @property
-    def leaky(self) -> bool:
-        """True if the task's test labels are known to leak (excluded from default eval sets)."""
-        return bool(self.leakage)
-
-    @property
-    def kaggle_supported(self) -> bool:
-        """True if ``mle-gym prepare`` can prepare this task's real Kaggle data."""
-        cfg = self.data.get("kaggle")
-        return isinstance(cfg, dict) and bool(cfg.get("supported", True))
-
-    def grader_problem(self) -> str | None:
-        """Why this task cannot be graded here, or None if it can."""
-        if self.family != "mlebench":
-            from mle_gym.families import family_class
-
-            return family_class(self.family)(self).problem()
-        if self.grader == "missing":
-            return f"no grader is implemented for {self.key} (metric {self.metric!r})"
-        if self.grader in ("module", "raw"):
-            if not (self.folder / "grade.py").is_file():
-                return f"{self.folder}/grade.py is missing"
-            return None
-        from mle_gym.grading.metrics import get_metric
-
-        try:
-            get_metric(self.metric)
-        except KeyError:
-            return f"metric {self.metric!r} of {self.key} is not implemented"
-        return None
-
-    @property
-    def env_id(self) -> str:
-        """The gymnasium id, ``<Benchmark>/<task_id>-v<version>``."""
-        return f"{self.benchmark}/{self.id}-v{self.version}"
-
-    @property
-    def key(self) -> str:
-        """Unique key ``<benchmark>/<task_id>`` (lower-case benchmark)."""
-        return f"{self.benchmark.lower()}/{self.id}"
-
-    @property
-    def sources(self) -> tuple[str, ...]:
-        """Data sources this task supports, in order of preference."""
-        return tuple(s for s in ("kaggle", "bundled", "replica") if s in self.data)
-
-    def description(self) -> str:
-        """The task text the agent reads."""
-        return (self.folder / "description.md").read_text(encoding="utf-8")
-
-    def module(self, name: str) -> ModuleType | None:
-        """Import ``<folder>/<name>.py`` (``prepare``, ``grade``...), or None if absent."""
-        return _load_module(self.folder / f"{name}.py", f"{self.benchmark}.{self.id}.{name}")
-
-    @property
-    def starter_dir(self) -> Path | None:
-        """Files copied into every workspace, if the task has any."""
-        d = self.folder / "starter"
-        return d if d.is_dir() else None
-
-    @property
-    def solution_file(self) -> Path | None:
-        """The reference solution script, if the task has one."""
-        f = self.folder / "solution.py"
-        return f if f.is_file() else None
-
-
-@functools.cache
-def _load_module(path: Path, qualname: str) -> ModuleType | None:
-    if not path.is_file():
-        return None
-    mod_name = "mle_gym_task_" + "".join(c if c.isalnum() else "_" for c in qualname)
-    spec = importlib.util.spec_from_file_location(mod_name, path)
-    if spec is None or spec.loader is None:  # pragma: no cover - only on broken files
-        raise TaskError(f"cannot import {path}")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[mod_name] = module  # dataclasses and pickling look modules up here
-    try:
-        spec.loader.exec_module(module)
-    except BaseException:
-        sys.modules.pop(mod_name, None)
-        raise
-    return module
-
-
-# libyaml's safe loader when PyYAML was built with it (every task.yaml is parsed at
+# libyaml's safe loader when PyYAML was built with it (every task.yaml is read at
 # import to register the env ids: ~10x faster than the pure-Python loader).
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -209,6 +61,8 @@ def read_task_yaml(folder: Path) -> dict[str, Any]:
         raw = yaml.load(where.read_text(encoding="utf-8"), Loader=_YAML_LOADER)
     except FileNotFoundError as exc:
         raise TaskError(f"{folder}: no task.yaml") from exc
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TaskError(f"{where}: cannot be read: {exc}") from exc
     except yaml.YAMLError as exc:
         raise TaskError(f"{where}: not valid YAML: {exc}") from exc
     if not isinstance(raw, dict):
@@ -216,87 +70,8 @@ def read_task_yaml(folder: Path) -> dict[str, Any]:
     return raw
 
 
-def load_task(folder: Path) -> TaskSpec:
-    """Parse ``folder/task.yaml``; raise :class:`TaskError` with the field at fault.
-
-    The file is checked against :class:`mle_gym.task_schema.MLEBenchTaskFile` (MLE-bench
-    tasks) or :class:`~mle_gym.task_schema.FamilyTaskFile` plus the family's own
-    ``check_task`` (other families); ``docs/task.schema.json`` publishes the schema.
-    """
-    where = folder / "task.yaml"
-    raw = read_task_yaml(folder)
-    if not (folder / "description.md").is_file():
-        raise TaskError(f"{folder}: no description.md")
-    family = _family_name(raw, where)
-    spec = (
-        _load_mlebench_task(folder, raw, where)
-        if family == "mlebench"
-        else _load_family_task(folder, raw, where, family)
-    )
-    if folder.name != spec.id:
-        raise TaskError(f"{where}: id '{spec.id}' differs from folder name '{folder.name}'")
-    if family != "mlebench":
-        from mle_gym.families import family_class
-
-        family_class(family).check_task(spec)  # raises TaskError naming the field at fault
-    return spec
-
-
-def _limits(model: MLEBenchTaskFile | FamilyTaskFile) -> Limits:
-    return Limits(**model.limits.model_dump())
-
-
-def _submission(model: MLEBenchTaskFile | FamilyTaskFile) -> SubmissionSpec:
-    sub = model.submission
-    return SubmissionSpec(
-        file=sub.file,
-        id_column=sub.id_column,
-        target_columns=tuple(sub.target_columns),
-        target_kind=sub.target_kind,
-        allow_empty=sub.allow_empty,
-        max_mb=sub.max_mb,
-    )
-
-
-def _load_mlebench_task(folder: Path, raw: dict[str, Any], where: Path) -> TaskSpec:
-    from mle_gym.task_schema import MLEBenchTaskFile, validate_task_file
-
-    model = validate_task_file(MLEBenchTaskFile, raw, where)
-    board = model.leaderboard
-    grader = model.grader or ("module" if (folder / "grade.py").is_file() else "generic")
-    return TaskSpec(
-        id=model.id,
-        benchmark=model.benchmark,
-        title=model.title or model.id,
-        version=model.version,
-        folder=folder,
-        metric=model.metric,
-        lower_is_better=model.lower_is_better,
-        submission=_submission(model),
-        answers_file=model.files.answers,
-        sample_submission_file=model.files.sample_submission,
-        split=model.split,
-        leaderboard=None
-        if board is None
-        else Leaderboard(
-            teams=board.teams,
-            gold=board.gold,
-            silver=board.silver,
-            bronze=board.bronze,
-            median=board.median,
-            sample_submission_score=board.sample_submission_score,
-            score_at_rank_fraction=tuple(board.score_at_rank_fraction),
-        ),
-        data=dict(raw.get("data") or {}),
-        limits=_limits(model),
-        leakage=model.leakage,
-        grader=grader,
-        raw=raw,
-    )
-
-
-def _family_name(raw: dict[str, Any], where: Path) -> str:
-    """``family:`` of task.yaml, or the default family of its benchmark."""
+def family_name(raw: dict[str, Any], where: Path) -> str:
+    """``family:`` of a task.yaml, or the default family of its benchmark."""
     from mle_gym.families import default_family
 
     family = raw.get("family") or default_family(str(raw.get("benchmark") or ""))
@@ -305,58 +80,130 @@ def _family_name(raw: dict[str, Any], where: Path) -> str:
     return family
 
 
-def _load_family_task(folder: Path, raw: dict[str, Any], where: Path, family: str) -> TaskSpec:
-    """A task of a non-MLE-bench family: the common fields here; the family reads the rest
-    of ``raw`` (``TaskSpec.raw``) itself and checks it with ``check_task``."""
-    from mle_gym.task_schema import FamilyTaskFile, validate_task_file
+# -- the index: what registration needs, without any family ---------------------------------
 
-    model = validate_task_file(FamilyTaskFile, raw, where)
-    return TaskSpec(
-        id=model.id,
-        benchmark=model.benchmark,
-        title=model.title or model.id,
-        version=model.version,
+
+@dataclass(frozen=True)
+class TaskEntry:
+    """A task folder as the index has it (task.yaml read, not yet checked by its family)."""
+
+    folder: Path
+    id: str
+    benchmark: str
+    version: int
+    family: str
+    max_steps: int
+
+    @property
+    def env_id(self) -> str:
+        """The gymnasium id, ``<Benchmark>/<task_id>-v<version>``."""
+        return f"{self.benchmark}/{self.id}-v{self.version}"
+
+    @property
+    def key(self) -> str:
+        """Unique key ``<benchmark>/<task_id>`` (lower-case benchmark)."""
+        return f"{self.benchmark.lower()}/{self.id}"
+
+
+def _entry(folder: Path) -> TaskEntry:
+    """The index entry of ``folder``; TaskError if task.yaml lacks what ids are made of."""
+    where = folder / "task.yaml"
+    raw = read_task_yaml(folder)
+    task_id, benchmark, version = raw.get("id"), raw.get("benchmark"), raw.get("version", 0)
+    if not isinstance(task_id, str) or not task_id:
+        raise TaskError(f"{where}: missing required field 'id'")
+    if not isinstance(benchmark, str) or not benchmark:
+        raise TaskError(f"{where}: missing required field 'benchmark'")
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise TaskError(f"{where}: version: must be an integer (got {version!r})")
+    if folder.name != task_id:
+        raise TaskError(f"{where}: id '{task_id}' differs from folder name '{folder.name}'")
+    limits = raw.get("limits")
+    steps = limits.get("max_steps", Limits.max_steps) if isinstance(limits, dict) else None
+    ok_steps = isinstance(steps, int) and not isinstance(steps, bool) and steps > 0
+    return TaskEntry(
         folder=folder,
-        metric=model.metric,
-        lower_is_better=model.lower_is_better,
-        submission=_submission(model),
-        answers_file=model.files.answers,
-        sample_submission_file=model.files.sample_submission,
-        split=model.split,
-        data=dict(model.data),
-        limits=_limits(model),
-        grader=model.grader or "module",
-        family=family,
-        raw=raw,
+        id=task_id,
+        benchmark=benchmark,
+        version=version,
+        family=family_name(raw, where),
+        # a bad value is the family's to report when the task is loaded
+        max_steps=steps if ok_steps else Limits.max_steps,  # type: ignore[arg-type]
     )
 
 
-@functools.lru_cache(maxsize=1)
-def _discover(dirs: tuple[Path, ...]) -> tuple[dict[str, TaskSpec], tuple[str, ...]]:
-    found: dict[str, TaskSpec] = {}
+@functools.lru_cache(maxsize=4)
+def _index(dirs: tuple[Path, ...]) -> tuple[dict[str, TaskEntry], tuple[str, ...]]:
+    found: dict[str, TaskEntry] = {}
     errors: list[str] = []
     for root in dirs:
         if not root.is_dir():
             continue
         for yaml_path in sorted(root.glob("*/*/task.yaml")):
             try:
-                spec = load_task(yaml_path.parent)
+                entry = _entry(yaml_path.parent)
             except TaskError as exc:
                 errors.append(str(exc))
                 continue
-            if spec.key in found:
+            if entry.key in found:
                 errors.append(
-                    f"task {spec.key} defined twice: {found[spec.key].folder} and {spec.folder}"
+                    f"task {entry.key} defined twice: {found[entry.key].folder} and {entry.folder}"
                 )
                 continue
-            found[spec.key] = spec
-    if errors:
-        log.warning(
-            "%d invalid task folder(s) skipped (`mle-gym list` says why), e.g. %s",
-            len(errors),
-            errors[0],
-        )
+            found[entry.key] = entry
     return found, tuple(errors)
+
+
+def task_index() -> dict[str, TaskEntry]:
+    """Every task folder in :func:`mle_gym.paths.task_assets_dirs` whose task.yaml names
+    an id, benchmark and version, keyed by ``key``; no family is imported."""
+    return dict(_index(tuple(paths.task_assets_dirs()))[0])
+
+
+# -- specs: a task.yaml checked and parsed by its family ------------------------------------
+
+
+def load_task(folder: Path) -> TaskSpec:
+    """Parse ``folder/task.yaml`` with its family; raise :class:`TaskError` with the field
+    at fault (``docs/task.schema.json`` publishes every family's schema)."""
+    from mle_gym.families import family_class
+
+    where = folder / "task.yaml"
+    raw = read_task_yaml(folder)
+    if not (folder / "description.md").is_file():
+        raise TaskError(f"{folder}: no description.md")
+    family = family_name(raw, where)
+    spec = family_class(family).parse_task(folder, raw, family=family)
+    if folder.name != spec.id:
+        raise TaskError(f"{where}: id '{spec.id}' differs from folder name '{folder.name}'")
+    return spec
+
+
+@functools.cache
+def _spec(folder: Path) -> TaskSpec | TaskError:
+    try:
+        return load_task(folder)
+    except TaskError as exc:
+        return exc
+
+
+def _clear_caches() -> None:
+    """Forget what was read (tests that edit task folders in place call this)."""
+    _index.cache_clear()
+    _spec.cache_clear()
+
+
+def _specs() -> tuple[dict[str, TaskSpec], list[str]]:
+    index, errors = _index(tuple(paths.task_assets_dirs()))
+    specs: dict[str, TaskSpec] = {}
+    problems = list(errors)
+    for key, entry in index.items():
+        spec = _spec(entry.folder)
+        if isinstance(spec, TaskError):
+            problems.append(str(spec))
+        else:
+            specs[key] = spec
+    return specs, problems
 
 
 def all_tasks() -> dict[str, TaskSpec]:
@@ -365,37 +212,52 @@ def all_tasks() -> dict[str, TaskSpec]:
     Invalid folders are skipped (logged, and listed by :func:`task_errors`), so one
     broken task folder cannot make the whole library unusable.
     """
-    return dict(_discover(tuple(paths.task_assets_dirs()))[0])
+    specs, problems = _specs()
+    if problems:
+        log.warning(
+            "%d invalid task folder(s) skipped (`mle-gym list` says why), e.g. %s",
+            len(problems),
+            problems[0],
+        )
+    return specs
 
 
 def task_errors() -> list[str]:
     """Why each invalid task folder was skipped (empty when all are valid)."""
-    return list(_discover(tuple(paths.task_assets_dirs()))[1])
+    return _specs()[1]
+
+
+def _entry_named(name: str) -> TaskEntry:
+    index = task_index()
+    name = name.split(":", 1)[-1]
+    for entry in index.values():
+        if name in (entry.env_id, entry.key) or name.lower() == entry.key.lower():
+            return entry
+    matches = [e for e in index.values() if e.id == name]
+    if len(matches) == 1:
+        return matches[0]
+    # A bare id keeps naming the MLE-bench task when another benchmark reuses it
+    # (MLAgentBench/spaceship-titanic needs its prefix).
+    mlebench = [e for e in matches if e.benchmark == "MLEBench"]
+    if len(mlebench) == 1:
+        return mlebench[0]
+    if len(matches) > 1:
+        options = ", ".join(e.env_id for e in matches)
+        raise TaskError(f"task id '{name}' is ambiguous; use one of: {options}")
+    raise TaskError(f"unknown task '{name}'; `mle-gym list` shows the available tasks")
 
 
 def get_task(name: str) -> TaskSpec:
     """Find a task by env id (``MLEBench/x-v0``), key (``mlebench/x``) or bare id (``x``).
 
     A bare id must be unambiguous across benchmarks, except that it names the MLE-bench
-    task when one of the tasks sharing it is MLE-bench's.
+    task when one of the tasks sharing it is MLE-bench's. Only this task's family is
+    imported; a folder its family rejects raises :class:`TaskError` saying why.
     """
-    tasks = all_tasks()
-    name = name.split(":", 1)[-1]
-    for spec in tasks.values():
-        if name in (spec.env_id, spec.key) or name.lower() == spec.key.lower():
-            return spec
-    matches = [s for s in tasks.values() if s.id == name]
-    if len(matches) == 1:
-        return matches[0]
-    # A bare id keeps naming the MLE-bench task when another benchmark reuses it
-    # (MLAgentBench/spaceship-titanic needs its prefix).
-    mlebench = [s for s in matches if s.benchmark == "MLEBench"]
-    if len(mlebench) == 1:
-        return mlebench[0]
-    if len(matches) > 1:
-        options = ", ".join(s.env_id for s in matches)
-        raise TaskError(f"task id '{name}' is ambiguous; use one of: {options}")
-    raise TaskError(f"unknown task '{name}'; `mle-gym list` shows the available tasks")
+    spec = _spec(_entry_named(name).folder)
+    if isinstance(spec, TaskError):
+        raise spec
+    return spec
 
 
 SPLIT_ALIASES = {"lite": "low"}
@@ -421,3 +283,16 @@ def evaluation_set(
             continue
         out.append(spec)
     return sorted(out, key=lambda s: s.env_id)
+
+
+_MOVED = {
+    "SubmissionSpec": "mle_gym.grading.submission:SubmissionSpec",
+    "TARGET_KINDS": "mle_gym.grading.submission:TARGET_KINDS",
+    "Leaderboard": "mle_gym.families.mlebench.task:Leaderboard",
+    "GRADER_KINDS": "mle_gym.families.mlebench.task:GRADER_KINDS",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Names that moved out of this module (MLE-bench's fields and the CSV submission spec)."""
+    return moved_attribute(__name__, name, _MOVED)

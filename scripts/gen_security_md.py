@@ -66,10 +66,12 @@ def _limits_section() -> list[str]:
     from mle_gym.env import MLEEnv
     from mle_gym.evaluation import episode
     from mle_gym.families.mlagentbench import undo
-    from mle_gym.grading import csvread, grade_report
+    from mle_gym.families.mlebench import grade_report
+    from mle_gym.grading import csvread
+    from mle_gym.grading.submission import SubmissionSpec
     from mle_gym.sandbox import kernel, repl_server
     from mle_gym.sandbox.base import SandboxLimits
-    from mle_gym.tasks import Limits, SubmissionSpec, get_task
+    from mle_gym.tasks import Limits, get_task
     from mle_gym.tools import parsing
     from mle_gym.tools.builtin import ToolContext
 

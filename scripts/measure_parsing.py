@@ -21,7 +21,7 @@ import sys
 SETUP = """
 import time
 from mle_gym.families.mlagentbench.toolset import mlagentbench_toolset
-from mle_gym.mlbench import argcheck
+from mle_gym.families.mlbench import argcheck
 from mle_gym.tools.parsing import parse_action
 mlab = mlagentbench_toolset().parse
 """

@@ -27,9 +27,10 @@ import gymnasium as gym
 
 import mle_gym  # noqa: F401 - registers the envs
 from mle_gym.agents import make_agent
-from mle_gym.data import replica_key, sources
+from mle_gym.data import replica_key
 from mle_gym.episode_runner import run_episode
-from mle_gym.grading import grade_submission
+from mle_gym.families.mlebench import prepare as sources
+from mle_gym.families.mlebench.grading import grade_submission
 from mle_gym.tasks import get_task
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from mle_gym.agents.base import Agent
 from mle_gym.episode_runner import MAX_ERRORS, run_episode
-from mle_gym.grading.grade_report import MAX_MESSAGE_CHARS, GradeReport
+from mle_gym.families.mlebench.grade_report import MAX_MESSAGE_CHARS, GradeReport
 
 
 def test_a_grade_message_keeps_its_head_and_tail() -> None:

@@ -15,9 +15,10 @@ import pytest
 from sklearn.model_selection import train_test_split
 
 from mle_gym.cli import main as cli
-from mle_gym.data import kaggle, sources, store
+from mle_gym.data import kaggle, store
 from mle_gym.data.csvio import read_csv_exact
 from mle_gym.data.splits import train_test_split_like_sklearn
+from mle_gym.families.mlebench import prepare as sources
 from mle_gym.tasks import get_task
 
 TASK = get_task("spaceship-titanic")

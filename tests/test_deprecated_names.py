@@ -9,25 +9,20 @@ import sys
 import pytest
 
 import mle_gym
-from mle_gym import pool
+from mle_gym import _deprecation, pool
 from mle_gym.bench import context
 
 
 def _forget(monkeypatch: pytest.MonkeyPatch, old: str) -> None:
-    """Make the next import of module ``old`` run its shim again (restored after the test)."""
+    """Make the next import of module ``old`` go through the finder of moved modules again
+    (restored after the test)."""
     parent, _, name = old.rpartition(".")
     monkeypatch.delitem(sys.modules, old, raising=False)
-    monkeypatch.delattr(importlib.import_module(parent), name, raising=False)
+    if parent in sys.modules:
+        monkeypatch.delattr(sys.modules[parent], name, raising=False)
 
 
-@pytest.mark.parametrize(
-    ("old", "new"),
-    [
-        ("mle_gym.runner", "mle_gym.episode_runner"),
-        ("mle_gym.evaluation.report", "mle_gym.evaluation.run_report"),
-        ("mle_gym.grading.report", "mle_gym.grading.grade_report"),
-    ],
-)
+@pytest.mark.parametrize(("old", "new"), sorted(_deprecation.MOVED_MODULES.items()))
 def test_moved_module_warns_and_is_the_new_module(
     old: str, new: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -85,3 +80,73 @@ def test_removed_cli_modules_are_gone() -> None:
     for old in ("mle_gym.evaluation.cli", "mle_gym.bench.cli"):
         with pytest.raises(ModuleNotFoundError):
             importlib.import_module(old)
+
+
+def test_an_aliased_module_keeps_its_own_spec(monkeypatch: pytest.MonkeyPatch) -> None:
+    _forget(monkeypatch, "mle_gym.rewards")
+    with pytest.warns(DeprecationWarning):
+        old = importlib.import_module("mle_gym.rewards")
+    assert old.__spec__ is not None and old.__spec__.name == "mle_gym.families.mlebench.rewards"
+    assert old.__name__ == "mle_gym.families.mlebench.rewards"
+
+
+def test_a_submodule_of_a_moved_package_that_is_gone_names_the_new_package() -> None:
+    with pytest.raises(ModuleNotFoundError, match=r"mle_gym\.mlbench moved to mle_gym\.families"):
+        importlib.import_module("mle_gym.mlbench.no_such_module")
+
+
+def test_a_moved_module_warns_from_the_importing_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    _forget(monkeypatch, "mle_gym.prompts")
+    with pytest.warns(DeprecationWarning, match="mle_gym.prompts is deprecated") as record:
+        from mle_gym import prompts
+    assert record[0].filename == __file__
+    from mle_gym.families.mlebench import prompts as new
+
+    assert prompts is new
+
+
+@pytest.mark.parametrize(
+    ("module", "name", "new_module"),
+    [
+        ("mle_gym.grading", "grade_submission", "mle_gym.families.mlebench.grading"),
+        ("mle_gym.grading", "GradeReport", "mle_gym.families.mlebench.grade_report"),
+        ("mle_gym.grading", "medals_for", "mle_gym.families.mlebench.leaderboard"),
+        ("mle_gym.tasks", "SubmissionSpec", "mle_gym.grading.submission"),
+        ("mle_gym.tasks", "Leaderboard", "mle_gym.families.mlebench.task"),
+        ("mle_gym.agents.scripted", "generic_solution", "mle_gym.families.mlebench.policy"),
+    ],
+)
+def test_moved_attribute_warns_from_the_callers_line(
+    module: str, name: str, new_module: str
+) -> None:
+    with pytest.warns(DeprecationWarning, match=f"{module}.{name} is deprecated") as record:
+        value = getattr(importlib.import_module(module), name)
+    assert value is getattr(importlib.import_module(new_module), name)
+    assert f"moved to {new_module}.{name}" in str(record[0].message)
+    assert record[0].filename == __file__
+
+
+def test_renamed_schema_models_and_the_old_mlbench_entry_point() -> None:
+    from mle_gym import task_schema
+    from mle_gym.families.mlbench import family
+
+    with pytest.warns(DeprecationWarning, match="FamilyTaskFile is deprecated"):
+        assert task_schema.FamilyTaskFile is task_schema.TaskFile
+    with pytest.warns(DeprecationWarning, match="family.make_env is deprecated"):
+        env = family.make_env("MLBench/clusterlab-v0", context="oracle", sandbox="unsafe-local")
+    try:
+        assert env.family.config.context == "oracle"
+    finally:
+        env.close()
+
+
+def test_mlebench_fields_on_another_familys_task_name_their_place() -> None:
+    from mle_gym.tasks import get_task
+
+    task = get_task("MLBench/clusterlab-v0")
+    with pytest.raises(
+        AttributeError,
+        match=r"'submission' is a field of mle_gym\.families\.mlebench\.MLEBenchTask",
+    ):
+        _ = task.submission
+    assert not hasattr(task, "leaderboard")

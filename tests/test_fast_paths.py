@@ -25,13 +25,15 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from mle_gym.grading import InvalidSubmission, grade_submission
-from mle_gym.grading import grader as grader_module
+from mle_gym.families.mlebench import grading as grader_module
+from mle_gym.families.mlebench.grading import grade_submission
+from mle_gym.families.mlebench.task import MLEBenchTask
+from mle_gym.grading import InvalidSubmission
 from mle_gym.grading.csvread import read_table
+from mle_gym.grading.submission import SubmissionSpec
 from mle_gym.sandbox import SandboxLimits, make_sandbox
 from mle_gym.sandbox.base import Sandbox
 from mle_gym.sandbox.kernel import PythonKernel
-from mle_gym.tasks import SubmissionSpec, TaskSpec
 
 # -- the local sandbox's command server ------------------------------------------------------
 
@@ -248,13 +250,14 @@ def test_malformed_files_keep_their_messages(text: str, message: str, tmp_path: 
 # -- the grader's memory of parsed answers ---------------------------------------------------
 
 
-def _task(folder: Path) -> TaskSpec:
-    return TaskSpec(
+def _task(folder: Path) -> MLEBenchTask:
+    return MLEBenchTask(
         id="t",
         benchmark="Test",
         title="t",
         version=0,
         folder=folder,
+        family="mlebench",
         metric="accuracy",
         lower_is_better=False,
         submission=SubmissionSpec(

@@ -41,10 +41,10 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from mle_gym.data import sources
-from mle_gym.grading import grade_submission
+from mle_gym.families.mlebench import prepare as sources
+from mle_gym.families.mlebench.format_check import FormatChecker
+from mle_gym.families.mlebench.grading import grade_submission
 from mle_gym.grading.errors import InvalidSubmission
-from mle_gym.grading.format_check import FormatChecker
 from mle_gym.tasks import TaskSpec, get_task
 from mle_gym.trajectory import read_trajectory
 

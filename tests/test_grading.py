@@ -21,17 +21,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import accuracy_score
 
-from mle_gym.grading import (
-    GradeReport,
-    InvalidSubmission,
-    grade_submission,
-    medals_for,
-    percentile_beaten,
-    read_submission,
-    validate_submission_frame,
-)
+from mle_gym.families.mlebench.grade_report import GradeReport
+from mle_gym.families.mlebench.grading import grade_submission
+from mle_gym.families.mlebench.leaderboard import medals_for, percentile_beaten
+from mle_gym.families.mlebench.task import Leaderboard
+from mle_gym.grading import InvalidSubmission, read_submission, validate_submission_frame
 from mle_gym.grading.metrics import METRICS, UnknownMetric, get_metric, register
-from mle_gym.tasks import Leaderboard, SubmissionSpec, TaskSpec, load_task
+from mle_gym.grading.submission import SubmissionSpec
+from mle_gym.tasks import TaskSpec, load_task
 
 REPO = Path(__file__).resolve().parent.parent
 TASK_DIR = REPO / "task_assets" / "mlebench" / "spaceship-titanic"

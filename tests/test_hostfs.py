@@ -343,7 +343,7 @@ def test_grading_tree_and_rerun_copy_under_a_race(raced: tuple[Path, Path], tmp_
     import shutil
 
     from mle_gym.families.mlagentbench.family import copy_workspace
-    from mle_gym.mlbench.workspace import build_grading_tree
+    from mle_gym.families.mlbench.workspace import build_grading_tree
 
     tree, host = raced
     before = _host_state(host)

@@ -26,7 +26,7 @@ PRELUDE = textwrap.dedent(
     """
     import json, sys
     from mle_gym.families.mlagentbench.toolset import mlagentbench_toolset
-    from mle_gym.mlbench import argcheck
+    from mle_gym.families.mlbench import argcheck
     from mle_gym.tools.parsing import MAX_ACTION_CHARS as MAX, ActionError, parse_action
 
     mlab = mlagentbench_toolset().parse
@@ -173,7 +173,7 @@ def test_possessive_patterns_match_what_the_backtracking_ones_did() -> None:
     import random
     import re
 
-    from mle_gym.mlbench import argcheck
+    from mle_gym.families.mlbench import argcheck
 
     old_number = re.compile(
         r"(?<![A-Za-z0-9_.])[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?(?![A-Za-z0-9_])"
@@ -218,7 +218,7 @@ def _reference_strip_shell_comment(line: str) -> str:
 def test_shell_comment_pattern_matches_the_reference_loop() -> None:
     import random
 
-    from mle_gym.mlbench import argcheck
+    from mle_gym.families.mlbench import argcheck
 
     rng = random.Random(11)
     alphabet = [*"ab #'\"\\;&|() \t", "\u00a0", "é"]

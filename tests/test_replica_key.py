@@ -16,7 +16,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mle_gym.data import replica_key, sources, store
+from mle_gym.data import replica_key, store
+from mle_gym.families.mlebench import prepare as sources
 from mle_gym.tasks import all_tasks, get_task
 
 TASK = get_task("spaceship-titanic")
@@ -234,7 +235,7 @@ def test_variant_whose_manifest_names_another_key_is_regenerated(
 def test_mlagentbench_replica_uses_the_key_too(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from mle_gym.families.mlagentbench import data as mlab_data
+    from mle_gym.families.mlagentbench import prepare as mlab_data
 
     task = get_task("MLAgentBench/house-price")
     monkeypatch.setenv("MLE_GYM_HOME", str(tmp_path / "home"))

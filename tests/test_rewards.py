@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mle_gym.rewards import RewardConfigError, compute_reward, resolve_mode
+from mle_gym.families.mlebench.rewards import RewardConfigError, compute_reward, resolve_mode
 from mle_gym.tasks import get_task
 
 TASK = get_task("spaceship-titanic")

@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 import mle_gym  # noqa: F401  (registers the env ids)
-from mle_gym import rewards
+from mle_gym.families.mlebench import rewards
 from mle_gym.tasks import get_task
 from mle_gym.wrappers.macro import (
     SCRIPT_PATH,

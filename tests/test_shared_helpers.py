@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from mle_gym.data import store
-from mle_gym.mlbench.pins import run_git, url_key
+from mle_gym.families.mlbench.pins import run_git, url_key
 from mle_gym.sandbox import hostprocs
 from mle_gym.sandbox.process import read_chunk
 from mle_gym.textfmt import budget_line, duration

@@ -15,8 +15,11 @@ import pytest
 import yaml
 
 from mle_gym import tasks
-from mle_gym.families.mlagentbench.config import MLAgentBenchOptions
-from mle_gym.task_schema import GRADER_KINDS, TARGET_KINDS, validate_options
+from mle_gym.families.mlagentbench.options import MLAgentBenchOptions
+from mle_gym.families.mlebench.task import GRADER_KINDS, TARGET_KINDS
+from mle_gym.grading.submission import TARGET_KINDS as SUBMISSION_TARGET_KINDS
+from mle_gym.grading.submission import SubmissionSpec
+from mle_gym.task_schema import validate_options
 from mle_gym.tasks import TaskError, load_task
 
 REPO = Path(__file__).resolve().parents[1]
@@ -162,7 +165,7 @@ def test_defaults_fill_what_task_yaml_leaves_out(tmp_path: Path) -> None:
     assert (spec.title, spec.version, spec.lower_is_better) == (spec.id, 0, False)
     assert spec.leaderboard is None and spec.leakage is None
     assert spec.grader == "generic"  # no grade.py in the copy
-    assert spec.submission == tasks.SubmissionSpec(
+    assert spec.submission == SubmissionSpec(
         "submission.csv", "PassengerId", ("Transported",), "numeric", False, 200
     )
     assert spec.limits == tasks.Limits()
@@ -196,7 +199,7 @@ def test_malformed_mlagentbench_block(tmp_path: Path, field: str, value: Any, me
 
 
 def test_mlagentbench_block_keeps_unknown_keys_and_reads_bare_strings(tmp_path: Path) -> None:
-    from mle_gym.families.mlagentbench.config import parse_config
+    from mle_gym.families.mlagentbench.task import parse_config
 
     raw = json.loads(json.dumps(MLAB_YAML))
     raw["mlagentbench"].update(notes="kept", outputs="result.txt", read_only=None)
@@ -225,7 +228,8 @@ def test_malformed_mlbench_block(tmp_path: Path, field: str, value: Any, message
 
 
 def test_mlbench_block_defaults(tmp_path: Path) -> None:
-    from mle_gym.families.mlbench import MLBenchConfig, _task_config
+    from mle_gym.families.mlbench.options import MLBenchConfig
+    from mle_gym.families.mlbench.task import task_config as _task_config
 
     raw = {k: v for k, v in MLBENCH_YAML.items() if k != "mlbench"}
     assert _task_config(load_task(_write(tmp_path / "toy", raw))) == MLBenchConfig()
@@ -236,15 +240,15 @@ def test_mlbench_block_defaults(tmp_path: Path) -> None:
 def test_family_options_are_checked_by_the_options_model() -> None:
     assert validate_options(MLAgentBenchOptions, {}, "here").rerun is False
     assert validate_options(MLAgentBenchOptions, {"rerun": True}, "here").rerun is True
-    with pytest.raises(ValueError, match="here: unknown family_options 'rerunn'; known: rerun"):
+    with pytest.raises(ValueError, match="here: unknown option 'rerunn'; known: rerun"):
         validate_options(MLAgentBenchOptions, {"rerunn": True}, "here")
     with pytest.raises(ValueError, match="here: rerun: Input should be a valid boolean"):
         validate_options(MLAgentBenchOptions, {"rerun": "sometimes"}, "here")
 
 
 def test_kind_tuples_agree_with_the_schema() -> None:
-    assert tasks.TARGET_KINDS == TARGET_KINDS
-    assert tasks.GRADER_KINDS == GRADER_KINDS
+    assert SUBMISSION_TARGET_KINDS == TARGET_KINDS
+    assert GRADER_KINDS == ("generic", "module", "raw", "missing")
 
 
 def _generator() -> Any:

@@ -6,6 +6,7 @@ An agent has ``reset(task_info)`` and ``act(observation, info) -> action``;
 
 from __future__ import annotations
 
-from mle_gym.agents.base import Agent, make_agent
+from mle_gym.agents.base import Agent
+from mle_gym.agents.factory import make_agent
 
 __all__ = ["Agent", "make_agent"]

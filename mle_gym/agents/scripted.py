@@ -1,31 +1,21 @@
-"""The scripted reference agent.
+"""The scripted reference agent: the reference policy of the task's family.
 
-It works the way a careful engineer would on a tabular task, one tool call per
-step: look at the data folder, read the head of the training file it finds there
-and of the sample submission, write a solution script (the task's reference
-``solution.py`` if the task ships one, else a generic gradient-boosting
-baseline), run it, validate the submission and submit. When something fails it
-recovers: a failing task solution is replaced by the generic baseline, and if
-no valid submission can be produced it submits a copy of the sample submission
-so that the episode still ends with a valid file.
-
-On ML-Bench tasks (family ``mlbench``) it follows
-:class:`mle_gym.mlbench.scripted.MLBenchScriptedPolicy` instead: read the
-repository's README, write the command (or script) it documents for the required
-arguments, run it once, submit.
+Each family ships one (``TaskFamily.reference_policy``, in the family's
+``policy.py``): MLE-bench's works a tabular task as a careful engineer would
+(look at the data, write and run a solution, validate, submit, with fallbacks);
+MLAgentBench's runs the task's reference solution; ML-Bench's reads the
+repository's README and writes the command it documents. The agent picks the
+policy from ``task_info["task"]`` at every reset.
 """
 
 from __future__ import annotations
 
-from importlib import resources
 from typing import Any
 
-from mle_gym.agents.base import Agent
-
-
-def generic_solution() -> str:
-    """Source of the generic tabular baseline."""
-    return resources.files("mle_gym.agents.templates").joinpath("tabular_baseline.py").read_text()
+from mle_gym._deprecation import moved_attribute
+from mle_gym.agents.base import Agent, AgentError
+from mle_gym.families import family_class
+from mle_gym.families.base import ReferencePolicy
 
 
 class ScriptedAgent(Agent):
@@ -34,92 +24,26 @@ class ScriptedAgent(Agent):
     name = "scripted"
 
     def __init__(self) -> None:
-        self._plan: list[str] = []
-        self._solution = ""
-        self._used_generic = False
-        self._fell_back = False
-        self._sample = "data/sample_submission.csv"
-        self._submission = "submission.csv"
-        self._train_file = "data/train.csv"
-        self._last = ""
-        self._mlbench: Any = None
+        self._policy: ReferencePolicy | None = None
 
     def reset(self, task_info: dict[str, Any]) -> None:
         task = task_info.get("task")
-        self._mlbench = None
-        if getattr(task, "family", None) == "mlbench":
-            from mle_gym.mlbench.scripted import MLBenchScriptedPolicy
-
-            self._mlbench = MLBenchScriptedPolicy(str(task_info.get("observation") or ""))
-            return
-        self._used_generic = self._fell_back = False
-        self._solution = generic_solution()
-        if task is not None:
-            self._sample = f"data/{task.sample_submission_file}"
-            self._submission = task.submission.file
-            if task.solution_file is not None:
-                self._solution = task.solution_file.read_text()
-            else:
-                self._used_generic = True
-        self._plan = ["list", "head_train", "head_sample", "write", "run", "validate", "submit"]
-        self._train_file = "data/train.csv"
-        self._last = ""
-
-    def _action(self, step: str) -> dict[str, Any]:
-        if step == "list":
-            return {"tool": "list_files", "args": {"path": "data"}}
-        if step == "head_train":
-            return {"tool": "read_file", "args": {"path": self._train_file, "end_line": 6}}
-        if step == "head_sample":
-            return {"tool": "read_file", "args": {"path": self._sample, "end_line": 6}}
-        if step == "write":
-            return {
-                "tool": "write_file",
-                "args": {"path": "solution.py", "content": self._solution},
-            }
-        if step == "run":
-            return {"tool": "execute", "args": {"command": "python solution.py"}}
-        if step == "fallback":
-            return {"tool": "execute", "args": {"command": f"cp {self._sample} {self._submission}"}}
-        if step == "validate":
-            return {"tool": "validate_submission", "args": {}}
-        return {"tool": "submit", "args": {}}
-
-    @staticmethod
-    def _pick_train_file(listing: str) -> str | None:
-        """The training file in a ``list_files`` observation of data/ (None if none is seen)."""
-        files = []
-        for line in listing.splitlines()[1:]:
-            name = line.split("  ", 1)[0].strip()
-            if name and not name.endswith("/") and "->" not in name:
-                files.append(name)
-        for name in files:
-            if "train" in name.lower() and name.lower().endswith((".csv", ".tsv", ".json")):
-                return f"data/{name}"
-        texts = [n for n in files if n.lower().endswith((".csv", ".tsv", ".json", ".txt"))]
-        return f"data/{texts[0]}" if texts else None
+        if task is None:
+            raise AgentError(
+                "the scripted agent follows the task's reference policy: task_info needs "
+                "'task' (the env's TaskSpec, as mle_gym.episode_runner.run_episode passes it)"
+            )
+        observation = str(task_info.get("observation") or "")
+        self._policy = family_class(task.family).reference_policy(task, observation)
 
     def act(self, observation: str, info: dict[str, Any]) -> Any:
-        if self._mlbench is not None:
-            return self._mlbench.act(observation, info)
-        if self._last == "list":
-            picked = self._pick_train_file(observation)
-            if picked is not None:
-                self._train_file = picked
-            else:
-                self._plan = [p for p in self._plan if p != "head_train"]
-        failed = info.get("ok") is False
-        if failed and self._last == "run":
-            if not self._used_generic:
-                self._used_generic = True
-                self._solution = generic_solution()
-                self._plan = ["write", "run", "validate", "submit"]
-            else:
-                self._plan = ["fallback", "validate", "submit"]
-                self._fell_back = True
-        elif failed and self._last == "validate" and not self._fell_back:
-            self._fell_back = True
-            self._plan = ["fallback", "validate", "submit"]
-        step = self._plan.pop(0) if self._plan else "submit"
-        self._last = step
-        return self._action(step)
+        if self._policy is None:
+            raise AgentError("call reset(task_info) before act()")
+        return self._policy.act(observation, info)
+
+
+def __getattr__(name: str) -> Any:
+    """``generic_solution``: moved to :mod:`mle_gym.families.mlebench.policy`."""
+    return moved_attribute(
+        __name__, name, {"generic_solution": "mle_gym.families.mlebench.policy:generic_solution"}
+    )

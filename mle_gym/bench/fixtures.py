@@ -159,10 +159,12 @@ class BenchWorld:
 
     def prepare(self, env_id: str) -> int:
         """Generate the task's data now (not inside a timed reset); return its public bytes."""
-        from mle_gym.data import sources
+        from mle_gym.families import make_family
         from mle_gym.tasks import get_task
 
-        data = sources.resolve(get_task(env_id), "replica", 0)
+        family = make_family(get_task(env_id))
+        data = family.resolve_data("replica", family.parse_reset_options({}))
+        assert data is not None
         return sum(p.stat().st_size for p in data.public.rglob("*") if p.is_file())
 
     def env_vars(self) -> dict[str, str]:

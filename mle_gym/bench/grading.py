@@ -19,7 +19,8 @@ from pathlib import Path
 from mle_gym.bench.context import BenchContext
 from mle_gym.bench.results import Figure
 from mle_gym.bench.timing import elapsed_ms, median
-from mle_gym.tasks import SubmissionSpec, TaskSpec
+from mle_gym.families.mlebench.task import MLEBenchTask
+from mle_gym.grading.submission import SubmissionSpec
 
 METRICS = {
     "accuracy": ("accuracy", "integer", False),
@@ -33,14 +34,15 @@ def _write(path: Path, ids: list[str], values: list[str]) -> None:
         f.writelines(f"{i},{v}\n" for i, v in zip(ids, values, strict=True))
 
 
-def _task(folder: Path, name: str) -> TaskSpec:
+def _task(folder: Path, name: str) -> MLEBenchTask:
     metric, kind, lower = METRICS[name]
-    return TaskSpec(
+    return MLEBenchTask(
         id=f"bench-grading-{name}",
         benchmark="Bench",
         title=f"bench grading ({name})",
         version=0,
         folder=folder,
+        family="mlebench",
         metric=metric,
         lower_is_better=lower,
         submission=SubmissionSpec(
@@ -74,8 +76,8 @@ def _files(folder: Path, name: str, rows: int) -> tuple[Path, Path]:
     return answers, submission
 
 
-def _grader(task: TaskSpec, answers: Path, submission: Path) -> Callable[[], None]:
-    from mle_gym.grading import grade_submission
+def _grader(task: MLEBenchTask, answers: Path, submission: Path) -> Callable[[], None]:
+    from mle_gym.families.mlebench.grading import grade_submission
 
     def grade() -> None:
         report = grade_submission(task, submission, answers=answers, data_source="replica")

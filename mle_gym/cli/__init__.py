@@ -67,23 +67,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _known_errors() -> tuple[type[BaseException], ...]:
     """Errors printed as one ``mle-gym: error:`` line with exit status 2 (bad usage or setup)."""
-    from mle_gym.data.kaggle import KaggleError
-    from mle_gym.data.store import DataNotPrepared
-    from mle_gym.mlbench.repos import RepoUnavailable
-    from mle_gym.rewards import RewardConfigError
-    from mle_gym.sandbox.base import SandboxError
-    from mle_gym.tasks import TaskError
+    from mle_gym.errors import SetupError
 
-    return (
-        TaskError,
-        DataNotPrepared,
-        KaggleError,
-        SandboxError,
-        RewardConfigError,
-        RepoUnavailable,
-        ValueError,
-        FileNotFoundError,
-    )
+    # TaskError, option and reward-mode errors are ValueErrors; data, credentials,
+    # repositories and sandboxes raise SetupErrors
+    return (SetupError, ValueError, FileNotFoundError)
 
 
 def main(argv: list[str] | None = None) -> int:

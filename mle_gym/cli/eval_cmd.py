@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from mle_gym.cli.options import DATA_CHOICES, REWARD_MODE_CHOICES, SANDBOX_CHOICES, add_flag
+from mle_gym.cli.options import DATA_HELP, REWARD_MODE_HELP, SANDBOX_CHOICES, add_flag
 
 # Copies of mle_gym.evaluation.plan.BACKENDS and local_backend.START_METHODS: importing
 # mle_gym.evaluation would slow every `mle-gym` command by ~50 ms (tests/test_cli.py checks
@@ -78,8 +78,8 @@ def _add_episode_arguments(p: argparse.ArgumentParser) -> None:
         help="argument for the agent (repeatable; JSON values are parsed)",
     )
     ep.add_argument("--sandbox", choices=SANDBOX_CHOICES)
-    ep.add_argument("--data", choices=DATA_CHOICES)
-    ep.add_argument("--reward-mode", choices=REWARD_MODE_CHOICES)
+    ep.add_argument("--data", help=DATA_HELP)
+    ep.add_argument("--reward-mode", help=REWARD_MODE_HELP)
     ep.add_argument("--max-steps", type=int, help="step budget per episode (default: task's)")
     ep.add_argument(
         "--time-budget", type=float, metavar="SECONDS", help="wall-clock budget per episode"

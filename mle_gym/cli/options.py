@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from mle_gym.data.sources import DATA_CHOICES
-from mle_gym.rewards import REWARD_MODES as REWARD_MODE_CHOICES
 from mle_gym.sandbox import BACKENDS as SANDBOX_CHOICES
 
-__all__ = ["DATA_CHOICES", "REWARD_MODE_CHOICES", "SANDBOX_CHOICES", "add_flag"]
+__all__ = ["DATA_HELP", "REWARD_MODE_HELP", "SANDBOX_CHOICES", "add_flag"]
+
+#: ``--data`` and ``--reward-mode`` take what the task's family accepts (its
+#: ``data_choices`` / ``reward_modes``); a value it does not is an error naming them
+DATA_HELP = "data source, one of the task family's (MLE-bench: auto, kaggle, replica, bundled)"
+REWARD_MODE_HELP = "reward mode, one of the task family's (default: auto)"
 
 
 def add_flag(parser: Any, name: str, help: str) -> None:

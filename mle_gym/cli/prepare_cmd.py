@@ -14,7 +14,7 @@ def register(sub: Any) -> None:
     """Add ``prepare`` to an argparse subparsers object."""
     p = sub.add_parser("prepare", help="prepare a task's data (Kaggle zip/API, or replica)")
     p.add_argument("task", nargs="?", help="task id (or use --split)")
-    p.add_argument("--split", help="prepare every MLE-bench task of a split (lite, dev, ...)")
+    p.add_argument("--split", help="prepare every task of a split (lite, dev, ...)")
     p.add_argument(
         "--from",
         dest="from_zip",
@@ -28,23 +28,31 @@ def register(sub: Any) -> None:
     p.set_defaults(func=cmd_prepare)
 
 
+def _prepare(task: Any, args: argparse.Namespace, from_path: Path | None) -> str:
+    """``task``'s family prepares it (data, a replica, repositories...); its summary."""
+    from mle_gym.families import make_family
+
+    return make_family(task).prepare(
+        source="replica" if args.replica else None,
+        from_path=from_path,
+        seed=args.seed,
+        force=args.force,
+    )
+
+
 def _prepare_split(args: argparse.Namespace) -> int:
-    """Prepare every MLE-bench task of ``args.split``; 1 if any failed (each is reported)."""
-    from mle_gym.data import sources
+    """Prepare every task of ``args.split``; 1 if any failed (each is reported)."""
     from mle_gym.tasks import evaluation_set
 
     if args.task or args.from_zip:
         raise ValueError("give either a task (optionally with --from) or --split, not both")
     failures = 0
-    for spec in evaluation_set(args.split, "MLEBench", include_leaky=True):
+    for spec in evaluation_set(args.split, include_leaky=True):
         if args.replica and "replica" not in spec.data:
             continue
         try:
-            if args.replica:
-                data = sources.prepare_replica(spec, args.seed, force=args.force)
-            else:
-                data = sources.prepare_kaggle(spec, None, force=args.force)
-            print(f"prepared {spec.env_id} ({data.variant})")
+            summary = _prepare(spec, args, None)
+            print(summary.splitlines()[0] if summary else f"prepared {spec.env_id}")
         except Exception as exc:  # report and go on with the others
             failures += 1
             print(f"FAILED {spec.env_id}: {exc}", file=sys.stderr)
@@ -53,7 +61,6 @@ def _prepare_split(args: argparse.Namespace) -> int:
 
 def cmd_prepare(args: argparse.Namespace) -> int:
     """Prepare one task (or a split); print what was prepared."""
-    from mle_gym.data import sources
     from mle_gym.tasks import get_task
 
     if args.split:
@@ -61,27 +68,6 @@ def cmd_prepare(args: argparse.Namespace) -> int:
     if not args.task:
         raise ValueError("name a task, or use --split")
     task = get_task(args.task)
-    if task.family != "mlebench":  # MLAgentBench, ML-Bench...: the family prepares
-        from mle_gym.families import make_family
-
-        from_path = Path(args.from_zip).expanduser().resolve() if args.from_zip else None
-        print(
-            make_family(task).prepare(
-                source="replica" if args.replica else None,
-                from_path=from_path,
-                seed=args.seed,
-                force=args.force,
-            )
-        )
-        return 0
-    if args.replica:
-        data = sources.prepare_replica(task, args.seed, force=args.force)
-    else:
-        zip_path = Path(args.from_zip).expanduser().resolve() if args.from_zip else None
-        data = sources.prepare_kaggle(task, zip_path, force=args.force)
-    manifest = data.manifest()
-    print(f"prepared {task.env_id} ({data.variant}) in {data.root}")
-    print(f"  public files: {sorted(p.name for p in data.public.iterdir())}")
-    if "mlebench_checksums" in manifest:
-        print(f"  MLE-bench checksums: {manifest['mlebench_checksums']}")
+    from_path = Path(args.from_zip).expanduser().resolve() if args.from_zip else None
+    print(_prepare(task, args, from_path))
     return 0

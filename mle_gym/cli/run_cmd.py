@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mle_gym import paths
-from mle_gym.cli.options import DATA_CHOICES, REWARD_MODE_CHOICES, SANDBOX_CHOICES, add_flag
+from mle_gym.cli.options import DATA_HELP, REWARD_MODE_HELP, SANDBOX_CHOICES, add_flag
 from mle_gym.textsafe import escape_line, json_for_terminal, quote_block
 
 if TYPE_CHECKING:
@@ -38,9 +38,9 @@ def register(sub: Any) -> None:
         help="keyword argument for the agent (repeatable), e.g. model=gpt-4o",
     )
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--data", default="auto", choices=DATA_CHOICES)
+    p.add_argument("--data", default="auto", help=DATA_HELP)
     p.add_argument("--sandbox", choices=SANDBOX_CHOICES)
-    p.add_argument("--reward-mode", choices=REWARD_MODE_CHOICES)
+    p.add_argument("--reward-mode", help=REWARD_MODE_HELP)
     p.add_argument("--max-steps", type=int, help="step budget (default: the task's)")
     p.add_argument("--trajectory", help="trajectory JSONL path (default under $MLE_GYM_HOME/runs)")
     add_flag(p, "--no-trajectory", "do not record a trajectory")

@@ -17,10 +17,12 @@ import stat
 import zipfile
 from pathlib import Path, PurePosixPath
 
+from mle_gym.errors import SetupError
+
 MAX_UNCOMPRESSED = 200 * 2**30
 
 
-class KaggleError(RuntimeError):
+class KaggleError(SetupError):
     """Kaggle data could not be obtained; the message says what to do."""
 
 

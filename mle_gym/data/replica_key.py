@@ -30,6 +30,7 @@ import stat
 from pathlib import Path
 
 from mle_gym import paths
+from mle_gym.errors import SetupError
 
 ENV_VAR = "MLE_GYM_REPLICA_KEY"
 KEY_FILE = "replica.key"
@@ -37,7 +38,7 @@ KEY_BYTES = 32
 MIN_ENV_KEY_BYTES = 16
 
 
-class ReplicaKeyError(RuntimeError):
+class ReplicaKeyError(SetupError):
     """The replica key is malformed, unreadable or unsafely stored."""
 
 

@@ -37,14 +37,15 @@ from typing import Any
 
 from mle_gym import paths
 from mle_gym.data import replica_key
-from mle_gym.tasks import TaskSpec
+from mle_gym.errors import SetupError
+from mle_gym.spec import TaskSpec
 
 log = logging.getLogger(__name__)
 
 MANIFEST = "MANIFEST.json"
 
 
-class DataNotPrepared(RuntimeError):
+class DataNotPrepared(SetupError):
     """The requested data variant is not in the cache and cannot be made automatically."""
 
 

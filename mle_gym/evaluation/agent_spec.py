@@ -114,15 +114,15 @@ def check_spec(spec: str, args: dict[str, Any]) -> None:
     API key for ``llm``); import and file paths are only loaded and their
     constructor checked against the args (building one may be expensive).
     """
-    from mle_gym.agents import base
+    from mle_gym.agents import factory
 
     try:
         if _file_target(spec):
             cls = load_file_class(spec)
         elif ":" in spec:
-            cls = base.load_agent_class(spec)
+            cls = factory.load_agent_class(spec)
         else:
-            base.make_agent(spec, seed=0, **args)
+            factory.make_agent(spec, seed=0, **args)
             return
     except EvalConfigError:
         raise

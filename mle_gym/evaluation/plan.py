@@ -145,35 +145,59 @@ def build_config(request: EvalRequest, stored: RunConfig | None) -> RunConfig:
     return config
 
 
+def _choices_problem(task: Any, config: RunConfig) -> str | None:
+    """Why ``task``'s family cannot take ``config``'s data or reward mode at all, or None."""
+    from mle_gym.families import family_class
+
+    cls = family_class(task.family)
+    if config.data not in cls.data_choices:
+        return f"--data must be one of {cls.data_choices} for {task.env_id}"
+    if config.reward_mode not in cls.reward_modes:
+        return f"--reward-mode must be one of {cls.reward_modes} for {task.env_id}"
+    return None
+
+
+def _task_problems(config: RunConfig) -> tuple[list[str], list[tuple[str, str]]]:
+    """(settings the tasks cannot take, (task, why) for tasks that cannot run here now)."""
+    from mle_gym.families import make_family
+    from mle_gym.tasks import get_task
+
+    wrong: list[str] = []
+    missing: list[tuple[str, str]] = []
+    for env_id in config.tasks:
+        family = make_family(get_task(env_id))
+        why = family.problem() or family.unavailable(config.data)
+        if why:
+            missing.append((env_id, why))
+            continue
+        try:
+            family.check_config(config.data, config.reward_mode)
+        except RuntimeError as exc:  # DataNotPrepared and the families' own kinds
+            missing.append((env_id, str(exc)))
+        except ValueError as exc:
+            wrong.append(str(exc))
+    return wrong, missing
+
+
 def check_config(config: RunConfig, request: EvalRequest) -> RunConfig:
     """Validate ``config`` on this machine (see the module docstring); return it, minus
-    tasks without data when ``request.skip_unavailable``."""
-    from mle_gym.data import sources
-    from mle_gym.rewards import REWARD_MODES
+    tasks without data when ``request.skip_unavailable``. Each task's family judges its
+    settings (``data_choices``, ``reward_modes``, ``check_config``) and its data
+    (``problem``, ``unavailable``)."""
     from mle_gym.sandbox import check_kind
     from mle_gym.tasks import get_task
 
-    if config.data not in sources.DATA_CHOICES:
-        raise EvalConfigError(f"--data must be one of {sources.DATA_CHOICES}")
-    if config.reward_mode not in REWARD_MODES:
-        raise EvalConfigError(f"--reward-mode must be one of {REWARD_MODES}")
-    if config.data == "replica" and config.reward_mode in ("percentile", "medal"):
-        raise EvalConfigError(
-            f"reward mode {config.reward_mode!r} needs Kaggle data; on replica data use "
-            "'normalized' or 'raw'"
-        )
+    wrong = [p for p in (_choices_problem(get_task(e), config) for e in config.tasks) if p]
+    if wrong:
+        raise EvalConfigError("; ".join(dict.fromkeys(wrong)))
     agent_spec.check_spec(config.agent, config.agent_args)
     remote = request.backend == "ray" and bool(request.ray_address)
     if remote:
         return config
     check_kind(config.sandbox)
-    missing = []
-    for env_id in config.tasks:
-        task = get_task(env_id)
-        problem = task.grader_problem()
-        # other families check their own data when the env is built (family.check_config)
-        if problem or (task.family == "mlebench" and not sources.available(task, config.data)):
-            missing.append((env_id, problem or f"no {config.data!r} data"))
+    wrong, missing = _task_problems(config)
+    if wrong:
+        raise EvalConfigError("; ".join(dict.fromkeys(wrong)))
     if not missing:
         return config
     if request.skip_unavailable:

@@ -29,7 +29,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from mle_gym.evaluation.run_report import TaskInfo, task_info
+from mle_gym.evaluation.task_figures import TaskInfo, task_info
 
 OUTCOMES = (
     ("gold", "#d4af37"),

@@ -49,7 +49,6 @@ from __future__ import annotations
 
 import datetime as _dt
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +56,7 @@ from mle_gym.evaluation import layout
 from mle_gym.evaluation.config import RunConfig, load_config
 from mle_gym.evaluation.errors import EvalConfigError
 from mle_gym.evaluation.stats import fmt, mean_sem
+from mle_gym.evaluation.task_figures import TaskInfo, task_info
 from mle_gym.textsafe import escape_line
 
 REPORT_FORMAT = "mle_gym.eval.report/1"
@@ -68,33 +68,6 @@ SUCCESS_MARGIN = 0.10
 MEDALS = ("gold", "silver", "bronze")
 ALL_DATA_PCTS = ("made_submission_pct", "valid_submission_pct")
 KAGGLE_PCTS = ("above_median_pct", "gold_pct", "silver_pct", "bronze_pct", "any_medal_pct")
-
-
-@dataclass(frozen=True)
-class TaskInfo:
-    """What the report needs to know about a task (all optional: the task may be unknown)."""
-
-    metric: str | None = None
-    lower_is_better: bool | None = None
-    data: dict[str, Any] | None = None
-    leaderboard: Any = None
-
-    def baseline(self, source: str | None) -> float | None:
-        """``baseline_score`` of the data source, if the task has one."""
-        figures = (self.data or {}).get(source or "") or {}
-        value = figures.get("baseline_score") if isinstance(figures, dict) else None
-        return None if value is None else float(value)
-
-
-def task_info(env_id: str) -> TaskInfo:
-    """The task's figures, or an empty TaskInfo when this installation does not know it."""
-    from mle_gym.tasks import TaskError, get_task
-
-    try:
-        task = get_task(env_id)
-    except TaskError:
-        return TaskInfo()
-    return TaskInfo(task.metric, task.lower_is_better, dict(task.data), task.leaderboard)
 
 
 def beats_baseline(score: float | None, baseline: float | None, lower_is_better: bool) -> bool:
@@ -197,7 +170,7 @@ def episode_outcome(
             "usage": {k: v for k, v in usage.items() if "seconds" in k},
         },
     )
-    if g.get("benchmark") == "ML-Bench" and g.get("example_id") is not None:
+    if g.get("example_id") is not None and "passed" in g:  # pass/fail examples (ML-Bench)
         row.update(example_id=g["example_id"], passed=bool(g.get("passed")))
     return row
 
@@ -208,7 +181,7 @@ PASS_AT_KS = (1, 2, 5, 10, 20, 50, 100)
 def pass_at_k_stats(rows: Iterable[dict[str, Any]]) -> dict[str, Any] | None:
     """Unbiased pass@k over the examples of ML-Bench rows (None when no example was run
     more than once; keys are ``(env_id, example_id)``)."""
-    from mle_gym.mlbench.passk import pass_at_ks
+    from mle_gym.evaluation.passk import pass_at_ks
 
     outcomes: dict[tuple[str, Any], list[bool]] = {}
     for r in rows:

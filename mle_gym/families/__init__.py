@@ -1,27 +1,39 @@
 """Task families: per-benchmark episode behaviour behind one hook interface.
 
+Each family is a package with the same layout (``docs/families.md``)::
+
+    families/<name>/
+      family.py    the TaskFamily subclass (the hooks of mle_gym.families.base)
+      task.py      the family's task.yaml model and TaskSpec subclass
+      options.py   its options: the gym.make keywords beyond the env's own
+      prepare.py   preparing and resolving its data
+      grading.py   grading an episode
+      prompts.py   the text the agent reads
+      policy.py    the scripted reference policy
+
 A task's family is ``task.family`` (``family:`` in task.yaml; by default
 :data:`DEFAULT_BY_BENCHMARK` of its benchmark, else ``mlebench``). It is either a
 name registered in :data:`FAMILIES` or an import path ``package.module:Class``.
-Family modules are imported only when an env is built, so ``import mle_gym``
-stays light. See :mod:`mle_gym.families.base` for the contract and
-``docs/families.md`` for a short guide.
+This registry names the built-in families by import path only: a family module is
+imported when one of its tasks is first loaded, so ``import mle_gym`` loads none.
+See :mod:`mle_gym.families.base` for the contract.
 """
 
 from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from mle_gym.families.base import Episode, GradeLike, TaskFamily
-from mle_gym.tasks import TaskError, TaskSpec
+if TYPE_CHECKING:
+    from mle_gym.families.base import Episode, GradeLike, TaskFamily
+    from mle_gym.spec import TaskSpec
 
 #: registered family names -> "module:Class"
 FAMILIES: dict[str, str] = {
-    "mlebench": "mle_gym.families.mlebench:MLEBenchFamily",
-    "mlagentbench": "mle_gym.families.mlagentbench:MLAgentBenchFamily",
-    "mlbench": "mle_gym.families.mlbench:MLBenchFamily",
+    "mlebench": "mle_gym.families.mlebench.family:MLEBenchFamily",
+    "mlagentbench": "mle_gym.families.mlagentbench.family:MLAgentBenchFamily",
+    "mlbench": "mle_gym.families.mlbench.family:MLBenchFamily",
 }
 
 #: the family of a task whose task.yaml has no ``family:`` key, by benchmark (lower case)
@@ -40,6 +52,9 @@ def default_family(benchmark: str) -> str:
 
 def family_class(name: str) -> type[TaskFamily]:
     """The class of family ``name`` (a registered name or ``module:Class``)."""
+    from mle_gym.families.base import TaskFamily
+    from mle_gym.spec import TaskError
+
     target = FAMILIES.get(name, name)
     module_name, sep, attr = target.partition(":")
     if not sep:
@@ -56,11 +71,35 @@ def family_class(name: str) -> type[TaskFamily]:
     return cls
 
 
-def make_family(
-    task: TaskSpec, options: Mapping[str, Any] | None = None, *, replica_seed: int = 0
-) -> TaskFamily:
-    """The family instance serving ``task`` (one per env)."""
-    return family_class(task.family)(task, options, replica_seed=replica_seed)
+def make_family(task: TaskSpec, options: Mapping[str, Any] | None = None) -> TaskFamily:
+    """The family instance serving ``task`` (one per env); ``options`` are the family's
+    options (its ``gym.make`` keywords), checked by the family."""
+    return family_class(task.family)(task, options)
+
+
+def check_keywords(task: TaskSpec, keywords: Mapping[str, Any], env_parameters: list[str]) -> None:
+    """TypeError naming what the env and ``task``'s family take, for a keyword neither
+    knows (a misspelt ``sandbox=`` must not read as a family option)."""
+    known = family_class(task.family).option_names()
+    unknown = sorted(set(keywords) - set(known))
+    if unknown:
+        raise TypeError(
+            f"{task.env_id}: unexpected keyword argument(s) {unknown}; the env takes "
+            f"{', '.join(env_parameters)}, and its family ({task.family}) "
+            + (f"takes {', '.join(known)}" if known else "takes no options")
+        )
+
+
+_BASE_NAMES = ("Episode", "GradeLike", "TaskFamily")
+
+
+def __getattr__(name: str) -> Any:
+    """The contract's names (:mod:`mle_gym.families.base`), imported on first use."""
+    if name in _BASE_NAMES:
+        from mle_gym.families import base
+
+        return getattr(base, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = [
@@ -69,6 +108,7 @@ __all__ = [
     "Episode",
     "GradeLike",
     "TaskFamily",
+    "check_keywords",
     "default_family",
     "family_class",
     "make_family",

@@ -6,7 +6,12 @@ observation), budgets, ``info``, chat messages and trajectories. A
 :class:`TaskFamily` owns what differs between benchmarks. The env calls its
 hooks in this order:
 
+at task discovery (class methods; only for the tasks in use)
+    ``parse_task(folder, raw)`` — task.yaml checked against :attr:`TaskFamily.task_file`
+    and turned into the family's :class:`~mle_gym.tasks.TaskSpec` (subclass).
 at construction
+    the family's options (the ``gym.make`` keywords that are not the env's own, plus
+    ``family_options``) are checked against :attr:`TaskFamily.options_model`;
     ``check_config(data, reward_mode)`` — raise a clear error for settings the
     task cannot serve; ``toolset(name)`` — the tools the agent gets.
 at ``reset``
@@ -34,13 +39,18 @@ at the end (``submit``, or a budget running out with grading on truncation)
     ``reward(grade_dict, mode, source)`` and ``end_summary(grade, reward,
     reason)``.
 
+for the catalog and tools around episodes
+    ``data_status()``, ``problem()``, ``unavailable(data)`` (``mle-gym list`` and
+    ``mle-gym eval``'s plan check), ``prepare(...)`` (``mle-gym prepare``),
+    ``reference_policy(task, observation)`` (the scripted agent) and
+    ``episode_record(episode)`` (extra fields of the trajectory's reset record).
+
 Hooks must not raise on agent behaviour: ``grade`` reports a bad or missing
 result as an invalid grade. Setup problems (missing data, a broken task
 folder) raise.
 
 A task picks its family with ``family:`` in task.yaml (default by benchmark,
-see :mod:`mle_gym.families`). A family may also accept constructor options
-(``gym.make(..., family_options={...})``).
+see :mod:`mle_gym.families`).
 """
 
 from __future__ import annotations
@@ -52,7 +62,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from mle_gym.tasks import Limits, TaskSpec
+from pydantic import BaseModel, ConfigDict
+
+from mle_gym.spec import Limits, TaskSpec
+from mle_gym.task_schema import TaskFile, validate_options, validate_task_file
 
 if TYPE_CHECKING:
     from mle_gym.data.store import PreparedData
@@ -140,6 +153,40 @@ def task_sandbox(
     )
 
 
+class NoOptions(BaseModel):
+    """The options of a family that takes none."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ReferencePolicy(Protocol):
+    """A family's scripted reference policy: one tool call per step."""
+
+    def act(self, observation: str, info: dict[str, Any]) -> Any:
+        """The next action, given the last observation and ``info``."""
+        ...
+
+
+def spec_fields(model: TaskFile, folder: Path, raw: dict[str, Any], family: str) -> dict[str, Any]:
+    """The :class:`~mle_gym.spec.TaskSpec` fields of a checked task file: what a family's
+    ``parse_task`` passes to its spec class, with the family's own fields."""
+    return {
+        "id": model.id,
+        "benchmark": model.benchmark,
+        "title": model.title or model.id,
+        "version": model.version,
+        "folder": folder,
+        "family": family,
+        "metric": model.metric,
+        "lower_is_better": model.lower_is_better,
+        "split": model.split,
+        "limits": Limits(**model.limits.model_dump()),
+        "leakage": model.leakage,
+        "data": dict(raw.get("data") or {}),
+        "raw": raw,
+    }
+
+
 class TaskFamily(abc.ABC):
     """How a benchmark shapes episodes (see module docstring). One instance per env.
 
@@ -149,6 +196,10 @@ class TaskFamily(abc.ABC):
 
     #: registry name, the value of ``family:`` in task.yaml
     name: ClassVar[str] = "abstract"
+    #: the model of this family's task.yaml (published in ``docs/task.schema.json``)
+    task_file: ClassVar[type[TaskFile]] = TaskFile
+    #: the family's options: ``gym.make`` keyword arguments beyond the env's own
+    options_model: ClassVar[type[BaseModel]] = NoOptions
     #: reset ``options`` keys this family accepts
     reset_options: ClassVar[tuple[str, ...]] = ()
     #: toolset names :meth:`toolset` accepts (the first is the default)
@@ -158,23 +209,44 @@ class TaskFamily(abc.ABC):
     #: ``data`` values this family accepts
     data_choices: ClassVar[tuple[str, ...]] = ("auto",)
 
-    def __init__(
-        self, task: TaskSpec, options: Mapping[str, Any] | None = None, *, replica_seed: int = 0
-    ) -> None:
+    def __init__(self, task: TaskSpec, options: Mapping[str, Any] | None = None) -> None:
         self.task = task
-        self.replica_seed = int(replica_seed)  # the env's default variant of generated data
+        #: the options as given (``gym.make`` keywords and ``family_options``)
         self.options = dict(options or {})
-        if self.options:
-            raise ValueError(
-                f"the {self.name} family takes no family_options, got {sorted(self.options)}"
-            )
+        #: the options checked against :attr:`options_model` (defaults filled in)
+        self.opts: Any = validate_options(self.options_model, self.options, task.env_id)
 
-    # -- construction ----------------------------------------------------------------------
+    # -- task discovery --------------------------------------------------------------------
+
+    @classmethod
+    def option_names(cls) -> tuple[str, ...]:
+        """The keyword arguments this family takes (the fields of :attr:`options_model`)."""
+        return tuple(cls.options_model.model_fields)
+
+    @classmethod
+    def parse_task(cls, folder: Path, raw: dict[str, Any], *, family: str) -> TaskSpec:
+        """``raw`` (``folder``'s task.yaml) checked against :attr:`task_file` and turned into
+        the family's spec; raise :class:`~mle_gym.spec.TaskError` naming the field at fault.
+        ``family`` is the task's family as its task.yaml names it (or its benchmark's
+        default): the spec's ``family``. Default: the common fields
+        (:func:`spec_fields`), then :meth:`check_task`."""
+        model = validate_task_file(cls.task_file, raw, folder / "task.yaml")
+        spec = TaskSpec(**spec_fields(model, folder, raw, family))
+        cls.check_task(spec)
+        return spec
 
     @classmethod  # noqa: B027 - optional hook
     def check_task(cls, task: TaskSpec) -> None:
-        """Check the family's own task.yaml fields (``task.raw``) when the task folder is
-        discovered; raise :class:`~mle_gym.tasks.TaskError` naming the field at fault."""
+        """Check what :meth:`parse_task` does not (the default ``parse_task`` calls it);
+        raise :class:`~mle_gym.tasks.TaskError` naming the field at fault."""
+
+    @classmethod
+    def reference_policy(cls, task: TaskSpec, observation: str) -> ReferencePolicy:
+        """The family's scripted reference policy for an episode of ``task`` whose first
+        observation is ``observation`` (what ``mle-gym run --agent scripted`` follows)."""
+        raise NotImplementedError(f"the {cls.name} family has no reference policy")
+
+    # -- construction ----------------------------------------------------------------------
 
     def check_config(self, data: str, reward_mode: str) -> None:
         """Raise (ValueError, TaskError, DataNotPrepared...) if the env cannot run as
@@ -274,13 +346,34 @@ class TaskFamily(abc.ABC):
 
     # -- catalog ---------------------------------------------------------------------------
 
+    def episode_record(self, episode: Episode) -> dict[str, Any]:
+        """Extra fields of the trajectory's reset record (e.g. the replica seed)."""
+        return {}
+
     def data_status(self) -> str:
         """A short phrase for ``mle-gym list`` (e.g. "replica available")."""
         return ""
 
     def problem(self) -> str | None:
-        """Why the task cannot run at all here (e.g. no grader), or None."""
+        """Why the task cannot run at all here (e.g. no grader), or None. Default: the
+        task's own answer (:meth:`TaskSpec.problem`)."""
+        return self.task.problem()
+
+    def unavailable(self, data: str) -> str | None:
+        """Why an env with ``data=data`` cannot start now without user action (data not
+        prepared...), or None; cheap, for checking an evaluation plan before it runs. A
+        family that checks its data when the env is built may leave it None."""
         return None
+
+    def grade_file(
+        self, submission: Path | None, *, data: str = "auto", seed: int = 0
+    ) -> GradeLike:
+        """``mle-gym grade``: grade a file the user hands in (None: no file) as an episode's
+        submission would be, against the task's hidden answers (``seed``: the variant of
+        generated data). A family that grades episodes, not files, says so."""
+        raise NotImplementedError(
+            f"{self.task.env_id}: the {self.name} family grades whole episodes, not a file"
+        )
 
     def prepare(
         self,

@@ -9,6 +9,7 @@ text format) — chosen with ``gym.make(..., toolset=NAME)``.
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -74,13 +75,40 @@ class Toolset:
         return tuple(t.name for t in self.tools)
 
 
+def system_prompt(tools: list[ToolSpec]) -> str:
+    """The default toolset's system prompt: role, rules of the environment, the tools
+    and the tool-call format."""
+    lines = [
+        "You are an expert machine-learning engineer working alone in a sandboxed Linux "
+        "workspace. Solve the task you are given by inspecting the data, writing and running "
+        "code, and producing the requested submission file.",
+        "",
+        "Rules of this environment:",
+        "- Your working directory is /workspace. The task's data is in /workspace/data "
+        "(read-only). There is no internet access.",
+        "- Act by calling exactly one tool per turn. Each call costs one step of your budget.",
+        "- validate_submission checks the format of your submission; it never reveals a score.",
+        "- Call submit when your submission file is ready; it is graded and the episode ends. "
+        "If your budget runs out first, the submission file as it is then is graded.",
+        "",
+        "Tools:",
+    ]
+    for t in tools:
+        lines.append(f"- {t.signature_line()}: {t.description}")
+    example = json.dumps({"name": "execute", "arguments": {"command": "ls data"}})
+    lines += [
+        "",
+        "If your interface has no native tool calling, answer with one block:",
+        f"<tool_call>{example}</tool_call>",
+    ]
+    return "\n".join(lines)
+
+
 @functools.cache
 def default_toolset() -> Toolset:
     """mle_gym's own tools (list/read/write/edit files, execute, python, validate, submit)."""
-    from mle_gym import prompts
-
     return Toolset(
         name="default",
         tools=BUILTIN_TOOLS,
-        system_prompt=prompts.system_prompt(list(BUILTIN_TOOLS)),
+        system_prompt=system_prompt(list(BUILTIN_TOOLS)),
     )

@@ -35,7 +35,7 @@ from pathlib import Path
 import pandas as pd
 
 from mle_gym.grading.errors import InvalidSubmission
-from mle_gym.tasks import SubmissionSpec
+from mle_gym.grading.submission import SubmissionSpec
 
 _BOM = "\ufeff"
 #: Widest CSV accepted. Real submissions have at most a few hundred columns; parsing and

@@ -8,6 +8,6 @@ class InvalidSubmission(ValueError):
 
     The message is meant for the agent: it says what is wrong with the file and
     how to fix it, and never contains private answers. The grader turns it into
-    an invalid :class:`~mle_gym.grading.grade_report.GradeReport`; the agent-facing
+    an invalid :class:`~mle_gym.families.mlebench.grade_report.GradeReport`; the agent-facing
     validation tool shows it as is.
     """

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from mle_gym.grading.errors import InvalidSubmission
-from mle_gym.tasks import TARGET_KINDS, SubmissionSpec
+from mle_gym.grading.submission import TARGET_KINDS, SubmissionSpec
 
 """Accepted values of ``SubmissionSpec.target_kind``."""
 

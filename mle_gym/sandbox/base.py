@@ -19,6 +19,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from mle_gym.errors import SetupError
+
 WORKSPACE = "/workspace"
 DATA_DIR = "/workspace/data"
 
@@ -33,7 +35,7 @@ def check_supervisor(supervisor: Sequence[str]) -> list[str]:
     return argv
 
 
-class SandboxError(RuntimeError):
+class SandboxError(SetupError):
     """The sandbox could not be created or used (a setup problem, not agent behaviour)."""
 
 

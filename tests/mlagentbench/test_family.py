@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from mle_gym.env import MLEEnv
-from mle_gym.families.mlagentbench.grade import improvement
+from mle_gym.families.mlagentbench.grading import improvement
 from mle_gym.tasks import load_task
 
 TASK_YAML = """\
@@ -260,7 +260,7 @@ def test_rerun_option_scores_what_the_final_code_produces(make) -> None:
     env.step({"tool": "write_file", "args": {"path": "result.txt", "content": "1000"}})
     _, _, _, _, info = env.step({"tool": "submit", "args": {}})
     assert info["grade"]["score"] == 10.0
-    with pytest.raises(ValueError, match="unknown family_options"):
+    with pytest.raises(ValueError, match=r"unknown option 'bogus'; known: rerun"):
         make(family_options={"bogus": 1})
 
 

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import mle_gym
-from mle_gym.families.mlagentbench.config import parse_config
+from mle_gym.families.mlagentbench.task import parse_config
 from mle_gym.tasks import get_task
 
 ASSETS = Path(__file__).resolve().parents[2] / "task_assets" / "mlagentbench"

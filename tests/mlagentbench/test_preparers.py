@@ -25,9 +25,9 @@ from mlab_rawdata import (
 )
 
 from mle_gym.data.store import DataNotPrepared
-from mle_gym.families.mlagentbench.config import parse_config
 from mle_gym.families.mlagentbench.download import DownloadError
 from mle_gym.families.mlagentbench.evaluation import EvalJob, EvaluationFailed, run_evaluator
+from mle_gym.families.mlagentbench.task import parse_config
 from mle_gym.tasks import get_task
 
 

@@ -7,9 +7,9 @@ import math
 
 import pytest
 
-from mle_gym.mlbench.argcheck import check_arguments, strip_comments, value_found
-from mle_gym.mlbench.passk import mean_pass_at_k, pass_at_k, pass_at_ks
-from mle_gym.mlbench.schema import BASH, PYTHON
+from mle_gym.evaluation.passk import mean_pass_at_k, pass_at_k, pass_at_ks
+from mle_gym.families.mlbench.argcheck import check_arguments, strip_comments, value_found
+from mle_gym.families.mlbench.schema import BASH, PYTHON
 
 ARGS = {"dataset": "Citeseer", "lr": "0", "num-stacks": "5"}
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from mle_gym.mlbench.evidence import EntryPoint, check_trace, entry_point
-from mle_gym.mlbench.grade import grade
-from mle_gym.mlbench.schema import parse_example
+from mle_gym.families.mlbench.evidence import EntryPoint, check_trace, entry_point
+from mle_gym.families.mlbench.grading import grade
+from mle_gym.families.mlbench.schema import parse_example
 from mle_gym.sandbox import SandboxLimits, make_sandbox
 from mle_gym.sandbox.base import Sandbox
 from mle_gym.sandbox.traced import ExecRecord, Trace

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from mle_gym.mlbench.execution import run_submission
-from mle_gym.mlbench.grade import grade
-from mle_gym.mlbench.schema import parse_example
-from mle_gym.mlbench.workspace import build_grading_tree, changed_code, code_fingerprint
+from mle_gym.families.mlbench.execution import run_submission
+from mle_gym.families.mlbench.grading import grade
+from mle_gym.families.mlbench.schema import parse_example
+from mle_gym.families.mlbench.workspace import build_grading_tree, changed_code, code_fingerprint
 from mle_gym.sandbox import SandboxLimits, make_sandbox
 from mle_gym.sandbox.base import Sandbox
 

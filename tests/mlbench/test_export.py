@@ -19,8 +19,8 @@ from gymnasium.utils.env_checker import check_env
 
 import mle_gym  # noqa: F401
 from mle_gym.agents.scripted import ScriptedAgent
-from mle_gym.mlbench.loader import write_jsonl
-from mle_gym.mlbench.repos import RepoUnavailable
+from mle_gym.families.mlbench.loader import write_jsonl
+from mle_gym.families.mlbench.repos import RepoUnavailable
 
 pytestmark = pytest.mark.sandbox
 

@@ -14,10 +14,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from mle_gym.mlbench.argcheck import check_arguments
-from mle_gym.mlbench.loader import MLBenchDataError, load_examples, write_jsonl
-from mle_gym.mlbench.repos import RepoResolver, bundled_repo_names
-from mle_gym.mlbench.schema import (
+from mle_gym.families.mlbench.argcheck import check_arguments
+from mle_gym.families.mlbench.loader import MLBenchDataError, load_examples, write_jsonl
+from mle_gym.families.mlbench.repos import RepoResolver, bundled_repo_names
+from mle_gym.families.mlbench.schema import (
     BASH,
     PYTHON,
     REQUIRED_FIELDS,
@@ -174,7 +174,7 @@ def test_hub_source_offline_gives_a_clear_error(tmp_path: Path) -> None:
     """The Hugging Face path, with the hub switched off: a specific error naming the way out
     (run in a child process: the hub's offline switch is read at import)."""
     code = (
-        "from mle_gym.mlbench.loader import load_examples, MLBenchDataError\n"
+        "from mle_gym.families.mlbench.loader import load_examples, MLBenchDataError\n"
         "try:\n    load_examples('hf', 'quarter')\n"
         "except MLBenchDataError as exc:\n    print('ERR', exc)\n"
     )

@@ -11,7 +11,7 @@ import pytest
 
 import mle_gym  # noqa: F401  (registers the env ids)
 from mle_gym.agents.scripted import ScriptedAgent
-from mle_gym.mlbench.loader import load_examples
+from mle_gym.families.mlbench.loader import load_examples
 
 pytestmark = pytest.mark.sandbox
 
@@ -246,9 +246,9 @@ def test_contexts_workdir_options_and_seeds(make) -> None:
 
 
 def test_bad_configuration_is_refused_at_make(backend: str) -> None:
-    with pytest.raises(ValueError, match=r"unknown ML-Bench option\(s\) \['contxt'\]"):
+    with pytest.raises(ValueError, match=r"MLBench/tabkit-v0: unknown option 'contxt'; known"):
         gym.make("MLBench/tabkit-v0", family_options={"contxt": "readme"}, sandbox=backend)
-    with pytest.raises(TypeError, match=r"unexpected keyword argument 'contxt'"):
+    with pytest.raises(TypeError, match=r"unexpected keyword argument\(s\) \['contxt'\]"):
         gym.make("MLBench/tabkit-v0", contxt="readme", sandbox=backend)
     with pytest.raises(ValueError, match=r"context must be one of"):
         gym.make("MLBench/tabkit-v0", context="all", sandbox=backend)
@@ -256,7 +256,7 @@ def test_bad_configuration_is_refused_at_make(backend: str) -> None:
         gym.make("MLBench/tabkit-v0", compat="yes", sandbox=backend)
     with pytest.raises(ValueError, match=r"reward_mode must be one of"):
         gym.make("MLBench/tabkit-v0", reward_mode="medal", sandbox=backend)
-    from mle_gym.mlbench.loader import MLBenchDataError
+    from mle_gym.families.mlbench.loader import MLBenchDataError
 
     with pytest.raises(MLBenchDataError, match=r"no example of split 'full'.*repo=nope"):
         gym.make("MLBench/offline-v0", repo="nope", sandbox=backend)

@@ -18,7 +18,7 @@ import pytest
 
 from mle_gym import cli
 from mle_gym.families import make_family
-from mle_gym.mlbench.pins import (
+from mle_gym.families.mlbench.pins import (
     DEFAULT_COMMIT,
     ENV_COMMIT,
     ENV_URL,
@@ -28,8 +28,8 @@ from mle_gym.mlbench.pins import (
     SubmodulePin,
     Superproject,
 )
-from mle_gym.mlbench.prefetch import select_pins
-from mle_gym.mlbench.repos import RepoResolver, RepoUnavailable
+from mle_gym.families.mlbench.prepare import select_pins
+from mle_gym.families.mlbench.repos import RepoResolver, RepoUnavailable
 from mle_gym.tasks import all_tasks, get_task
 
 GIT_ID = ["-c", "user.email=t@example.org", "-c", "user.name=t"]

@@ -8,9 +8,9 @@ import gymnasium as gym
 import pytest
 
 import mle_gym  # noqa: F401
-from mle_gym.mlbench.loader import load_examples
-from mle_gym.mlbench.scripted import read_observation
-from mle_gym.mlbench.solver import compose_solution
+from mle_gym.families.mlbench.loader import load_examples
+from mle_gym.families.mlbench.policy import read_observation
+from mle_gym.families.mlbench.solver import compose_solution
 
 pytestmark = pytest.mark.sandbox
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from mle_gym.mlbench.repos import RepoResolver, RepoUnavailable, bundled_repo_names
+from mle_gym.families.mlbench.repos import RepoResolver, RepoUnavailable, bundled_repo_names
 
 URL = "https://github.com/example/toyrepo"
 

@@ -40,8 +40,10 @@ import pytest
 from sklearn.metrics import f1_score
 from sklearn.preprocessing import MultiLabelBinarizer
 
-from mle_gym.grading import GradeReport, InvalidSubmission, grade_submission
-from mle_gym.grading.format_check import FormatChecker
+from mle_gym.families.mlebench.format_check import FormatChecker
+from mle_gym.families.mlebench.grade_report import GradeReport
+from mle_gym.families.mlebench.grading import grade_submission
+from mle_gym.grading import InvalidSubmission
 from mle_gym.tasks import TaskSpec, all_tasks
 
 Check = Callable[[TaskSpec, Path], None]

@@ -23,8 +23,8 @@ import pandas as pd
 import pytest
 
 import mle_gym
-from mle_gym.data import sources
-from mle_gym.grading import grade_submission
+from mle_gym.families.mlebench import prepare as sources
+from mle_gym.families.mlebench.grading import grade_submission
 from mle_gym.tasks import TaskError, get_task, task_errors
 
 REPO = Path(__file__).resolve().parents[2]

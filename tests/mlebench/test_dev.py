@@ -30,11 +30,12 @@ from sklearn.metrics import accuracy_score, f1_score, roc_auc_score
 from sklearn.model_selection import train_test_split
 
 from mle_gym.agents import make_agent
-from mle_gym.data import sources
 from mle_gym.data.csvio import read_csv_exact
 from mle_gym.data.store import PreparedData
 from mle_gym.episode_runner import run_episode
-from mle_gym.grading import grade_submission, read_submission, validate_submission_frame
+from mle_gym.families.mlebench import prepare as sources
+from mle_gym.families.mlebench.grading import grade_submission
+from mle_gym.grading import read_submission, validate_submission_frame
 from mle_gym.tasks import TaskSpec, get_task
 
 BIG = 1 << 30

@@ -27,10 +27,11 @@ import pytest
 from sklearn.metrics import roc_auc_score
 from sklearn.model_selection import train_test_split
 
-from mle_gym.data import sources
 from mle_gym.data.store import PreparedData
-from mle_gym.grading import grade_submission, read_submission, validate_submission_frame
+from mle_gym.families.mlebench import prepare as sources
+from mle_gym.families.mlebench.grading import grade_submission
 from mle_gym.grading import metrics as metric_library
+from mle_gym.grading import read_submission, validate_submission_frame
 from mle_gym.tasks import TaskSpec, get_task
 
 TASK_IDS = (

@@ -28,10 +28,12 @@ from sklearn.model_selection import train_test_split
 
 import mle_gym  # noqa: F401 - registers the environments
 from mle_gym.agents import make_agent
-from mle_gym.data import replica_key, sources
+from mle_gym.data import replica_key
 from mle_gym.data.store import PreparedData
 from mle_gym.episode_runner import run_episode
-from mle_gym.grading import grade_submission, read_submission, validate_submission_frame
+from mle_gym.families.mlebench import prepare as sources
+from mle_gym.families.mlebench.grading import grade_submission
+from mle_gym.grading import read_submission, validate_submission_frame
 from mle_gym.tasks import TaskSpec, get_task
 
 DEC = "tabular-playground-series-dec-2021"

@@ -29,7 +29,6 @@ from typing import Any
 
 from mle_gym.data import store
 from mle_gym.data.store import PreparedData
-from mle_gym.families.mlagentbench.config import MLABConfig
 from mle_gym.families.mlagentbench.evaluation import (
     EvalJob,
     EvaluationFailed,
@@ -37,7 +36,8 @@ from mle_gym.families.mlagentbench.evaluation import (
     run_evaluator,
 )
 from mle_gym.families.mlagentbench.sandbox_runner import SandboxRunner
-from mle_gym.tasks import Limits, TaskSpec
+from mle_gym.families.mlagentbench.task import MLABConfig
+from mle_gym.spec import Limits, TaskSpec
 from mle_gym.tools.format import decode
 
 log = logging.getLogger(__name__)

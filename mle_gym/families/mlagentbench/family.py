@@ -14,7 +14,7 @@ Episode shape:
   ``mlagentbench.outputs`` are copied out of the workspace as they are at that
   moment — exactly what the agent's final code produced — and scored on the host
   by the hidden ``evaluate.py`` (which may run code in a fresh sandbox). With
-  ``family_options={"rerun": True}`` the final code is first run again
+  ``rerun=True`` (a ``gym.make`` keyword) the final code is first run again
   (``mlagentbench.run``) in a fresh sandbox over a copy of the workspace, and its
   outputs are scored instead. A changed read-only file makes the result invalid.
 * reward: improvement over the baseline, success, or the raw score
@@ -32,23 +32,24 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from mle_gym.data.store import PreparedData
-from mle_gym.families.base import Episode, GradeLike, TaskFamily
-from mle_gym.families.mlagentbench import data as mlab_data
-from mle_gym.families.mlagentbench import grade as mlab_grade
-from mle_gym.families.mlagentbench.config import MLABConfig, MLAgentBenchOptions, parse_config
+from mle_gym.families.base import Episode, GradeLike, ReferencePolicy, TaskFamily
+from mle_gym.families.mlagentbench import grading as mlab_grade
+from mle_gym.families.mlagentbench import prepare as mlab_data
+from mle_gym.families.mlagentbench import prompts as mlab_prompts
+from mle_gym.families.mlagentbench.options import MLAgentBenchOptions
+from mle_gym.families.mlagentbench.task import (
+    MLABConfig,
+    MLAgentBenchTask,
+    MLAgentBenchTaskFile,
+    parse_config,
+    parse_task,
+)
 from mle_gym.families.toolsets import Toolset
 from mle_gym.sandbox import hostfs
-from mle_gym.task_schema import validate_options
-from mle_gym.tasks import Limits, TaskSpec
-from mle_gym.textfmt import budget_line
+from mle_gym.spec import Limits, TaskSpec
 from mle_gym.tools.spec import ToolResult, ToolSpec
 
 FAMILY_OPTIONS = tuple(MLAgentBenchOptions.model_fields)
-
-
-def _display_name(name: str) -> str:
-    """``List_Files`` -> ``List Files`` (MLAgentBench's names); snake_case names unchanged."""
-    return name.replace("_", " ") if name[:1].isupper() else name
 
 
 #: Bounds of the rerun copy of a workspace (a clear EvaluationFailed beyond them).
@@ -85,23 +86,28 @@ class MLAgentBenchFamily(TaskFamily):
     """See module docstring."""
 
     name: ClassVar[str] = "mlagentbench"
+    task_file: ClassVar[type[MLAgentBenchTaskFile]] = MLAgentBenchTaskFile
+    options_model: ClassVar[type[MLAgentBenchOptions]] = MLAgentBenchOptions
     reset_options: ClassVar[tuple[str, ...]] = ("replica_seed",)
     toolsets: ClassVar[tuple[str, ...]] = ("default", "mlagentbench")
     reward_modes: ClassVar[tuple[str, ...]] = mlab_grade.REWARD_MODES
     data_choices: ClassVar[tuple[str, ...]] = mlab_data.DATA_CHOICES
 
-    def __init__(
-        self, task: TaskSpec, options: Mapping[str, Any] | None = None, *, replica_seed: int = 0
-    ) -> None:
-        where = f"family_options of {task.env_id}"
-        opts = validate_options(MLAgentBenchOptions, options or {}, where)
-        self.rerun = opts.rerun
-        super().__init__(task, None, replica_seed=replica_seed)
+    def __init__(self, task: TaskSpec, options: Mapping[str, Any] | None = None) -> None:
+        super().__init__(task, options)
+        self.rerun = bool(self.opts.rerun)
+        self.replica_seed = int(self.opts.replica_seed)
         self.cfg: MLABConfig = parse_config(task)
 
     @classmethod
-    def check_task(cls, task: TaskSpec) -> None:
-        parse_config(task)
+    def parse_task(cls, folder: Path, raw: dict[str, Any], *, family: str) -> MLAgentBenchTask:
+        return parse_task(folder, raw, family)
+
+    @classmethod
+    def reference_policy(cls, task: TaskSpec, observation: str) -> ReferencePolicy:
+        from mle_gym.families.mlagentbench.policy import SolutionPolicy
+
+        return SolutionPolicy(task.folder, parse_config(task))
 
     # -- construction ----------------------------------------------------------------------
 
@@ -159,39 +165,9 @@ class MLAgentBenchFamily(TaskFamily):
         max_steps: int,
         limits: Limits,
     ) -> str:
-        task, cfg = self.task, self.cfg
-        direction = "lower is better" if task.lower_is_better else "higher is better"
-        outputs = ", ".join(cfg.outputs)
-        lines = [
-            f"# Research problem: {task.title} ({task.env_id})",
-            "",
-            task.description().strip(),
-            "",
-            "## Your episode",
-            f"- The workspace starts with working starter code (`{cfg.run}` runs it). Improve "
-            f"on it: the episode succeeds if the final result beats the starter code's own "
-            f"score by more than {cfg.success_threshold:.0%} ({task.metric}, {direction}).",
-            f"- What is evaluated when the episode ends: {outputs} as your final code left "
-            f"it in /workspace, scored by a hidden evaluator.",
-        ]
-        if cfg.read_only:
-            lines.append(
-                f"- Read-only (changing them invalidates the result): {', '.join(cfg.read_only)}."
-            )
-        if episode.data is not None:
-            lines.append("- The data is in /workspace/data (read-only).")
-        lines += [
-            budget_line(max_steps, limits.time_budget_s, limits.exec_timeout_s),
-            f"- Sandbox limits: {limits.memory_mb:,} MB of memory, {limits.cpus:g} CPU core(s), "
-            f"no network.",
-            "",
-            "## Workspace",
-            listing,
-            "",
-            "## Tools",
-            ", ".join(_display_name(t.name) for t in tools),
-        ]
-        return "\n".join(lines)
+        return mlab_prompts.task_observation(
+            self.task, self.cfg, episode.data is not None, listing, tools, max_steps, limits
+        )
 
     # -- during the episode ----------------------------------------------------------------
 
@@ -319,15 +295,14 @@ class MLAgentBenchFamily(TaskFamily):
         assert isinstance(grade, mlab_grade.MLABGrade)
         return mlab_grade.summary(grade, reward, reason)
 
+    def episode_record(self, episode: Episode) -> dict[str, Any]:
+        seed = episode.options.get("replica_seed")
+        return {"replica_seed": seed if episode.data_source == "replica" else None}
+
     # -- catalog ---------------------------------------------------------------------------
 
     def data_status(self) -> str:
         return mlab_data.status(self.task, self.cfg)
-
-    def problem(self) -> str | None:
-        if not (self.task.folder / "evaluate.py").is_file():
-            return f"{self.task.folder}/evaluate.py is missing"
-        return None
 
     def prepare(
         self,

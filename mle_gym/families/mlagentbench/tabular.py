@@ -15,8 +15,8 @@ import pandas as pd
 from mle_gym.families.mlagentbench.evaluation import EvaluationFailed
 from mle_gym.grading.csvread import read_submission, read_table
 from mle_gym.grading.errors import InvalidSubmission
+from mle_gym.grading.submission import SubmissionSpec
 from mle_gym.grading.validation import validate_submission_frame
-from mle_gym.tasks import SubmissionSpec
 
 MAX_BYTES = 512 * 2**20
 _TRUSTED = 2**40

@@ -23,8 +23,8 @@ from grading_kit import (
     raw_files,
 )
 
+from mle_gym.families.mlebench.format_check import FormatChecker
 from mle_gym.grading import InvalidSubmission
-from mle_gym.grading.format_check import FormatChecker
 from mle_gym.tasks import TaskSpec
 
 # Kaggle's sample submission: the same 12 articles for everyone, with leading zeros

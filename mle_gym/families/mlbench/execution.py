@@ -20,10 +20,10 @@ The outcome's ``status`` is one of:
 ``no_trace``        a traced run left no complete trace (see below): never a pass
 ==================  ===============================================================
 
-``traced=True`` (the default rules; :func:`mle_gym.mlbench.grade.grade` sets it unless
+``traced=True`` (the default rules; :func:`mle_gym.families.mlbench.grading.grade` sets it unless
 ``compat="mlbench"``) runs the solution under the exec tracer
 (:mod:`mle_gym.sandbox.traced`) and checks the trace
-(:mod:`mle_gym.mlbench.evidence`): the run passes only if the repository's entry
+(:mod:`mle_gym.families.mlbench.evidence`): the run passes only if the repository's entry
 point really executed and finished (the argument check then reads the instructed
 values from the argv of that exec).
 
@@ -43,8 +43,8 @@ import signal
 from dataclasses import dataclass, replace
 from typing import Any
 
-from mle_gym.mlbench.evidence import Evidence, check_trace, entry_point
-from mle_gym.mlbench.schema import MLBenchExample
+from mle_gym.families.mlbench.evidence import Evidence, check_trace, entry_point
+from mle_gym.families.mlbench.schema import MLBenchExample
 from mle_gym.sandbox.base import ExecResult, Sandbox, SandboxError
 from mle_gym.sandbox.traced import Trace, run_traced
 

@@ -17,8 +17,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from mle_gym.mlbench.execution import solution_command
-from mle_gym.mlbench.schema import MLBenchExample
+from mle_gym.families.mlbench.execution import solution_command
+from mle_gym.families.mlbench.schema import MLBenchExample
 from mle_gym.textfmt import budget_line, duration
 
 CONTEXTS = ("none", "oracle", "readme")

@@ -5,13 +5,13 @@ Which repositories:
 * an env over a local export or the bundled examples: the repositories its examples
   name (shipped ``mle-gym://`` ones need nothing);
 * an env over the Hugging Face dataset (the real benchmark's tasks): the submodules of
-  ML-Bench's superproject (:mod:`mle_gym.mlbench.pins`) matching the env's ``repo`` /
+  ML-Bench's superproject (:mod:`mle_gym.families.mlbench.pins`) matching the env's ``repo`` /
   ``repos`` option or, for a one-repository task such as ``MLBench/dgl-v0``, its task id;
   every submodule for ``MLBench/ml-bench-v0`` — so no dataset download is needed.
 
-Each is then resolved as an episode would (:class:`~mle_gym.mlbench.repos.RepoResolver`:
-local checkout, cache, or a clone at its pinned commit). Every repository is tried; the
-ones that fail are reported together at the end (:class:`~mle_gym.mlbench.repos.RepoUnavailable`).
+Each is then resolved as an episode would (:class:`.repos.RepoResolver`: local checkout,
+cache, or a clone at its pinned commit). Every repository is tried; the ones that fail
+are reported together at the end (:class:`.repos.RepoUnavailable`).
 """
 
 from __future__ import annotations
@@ -21,12 +21,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mle_gym.mlbench.pins import PinsUnavailable, PinTable, SubmodulePin, Superproject
-from mle_gym.mlbench.repos import BUNDLED_SCHEME, RepoResolver, RepoUnavailable
-from mle_gym.mlbench.schema import repo_name_of
+from mle_gym.families.mlbench.pins import PinsUnavailable, PinTable, SubmodulePin, Superproject
+from mle_gym.families.mlbench.repos import BUNDLED_SCHEME, RepoResolver, RepoUnavailable
+from mle_gym.families.mlbench.schema import repo_name_of
 
 if TYPE_CHECKING:
-    from mle_gym.families.mlbench import MLBenchFamily
+    from mle_gym.families.mlbench.family import MLBenchFamily
 
 HUB_SOURCES = ("hf", "huggingface", "hub")
 

@@ -21,7 +21,7 @@ import re
 import shlex
 from dataclasses import dataclass
 
-from mle_gym.mlbench.schema import PYTHON
+from mle_gym.families.mlbench.schema import PYTHON
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.*)$")
 _SCRIPT = re.compile(r"`([\w./-]+\.(?:py|sh))`")

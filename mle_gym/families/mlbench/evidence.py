@@ -33,8 +33,8 @@ import shlex
 from dataclasses import dataclass
 from typing import Any
 
-from mle_gym.mlbench.argcheck import strip_comments, value_found
-from mle_gym.mlbench.schema import BASH, MLBenchExample
+from mle_gym.families.mlbench.argcheck import strip_comments, value_found
+from mle_gym.families.mlbench.schema import BASH, MLBenchExample
 from mle_gym.sandbox.traced import ExecRecord, Trace
 
 PYTHON_EXE = re.compile(r"^python(\d+(\.\d+)*)?$")

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from mle_gym.tasks import Leaderboard
+from mle_gym.families.mlebench.task import Leaderboard
 
 
 def medals_for(score: float, lb: Leaderboard, lower_is_better: bool) -> dict[str, bool]:

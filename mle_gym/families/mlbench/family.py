@@ -14,7 +14,7 @@ repositories). Each episode:
   ML-Agent-Bench), ``"oracle"`` (the README segment of the example) or ``"readme"``;
 * the agent writes ``run.sh`` (``Bash Script`` examples) or ``run.py`` (``Python Code``)
   in the task folder and submits;
-* grading (:mod:`mle_gym.mlbench.grade`) checks the argument values in the file and runs
+* grading (:mod:`mle_gym.families.mlbench.grading`) checks the argument values in the file and runs
   it in a *fresh* sandbox over a fresh copy of the repository plus the files the agent
   added (its edits to the repository's files are discarded; expected artifacts left
   from its own test runs are deleted first), then checks that the run did not rewrite
@@ -22,44 +22,43 @@ repositories). Each episode:
   entry point executing with the instructed values. Reward: 1 if it passed, else 0
   (``reward_mode="partial"``: the partial credit); ``info["grade"]`` has the breakdown.
 
-Options (``gym.make`` keyword arguments, or ``family_options``): ``context``,
+Options (``gym.make`` keyword arguments, :mod:`.options`): ``context``,
 ``split`` (full, quarter, id_train, ood_train), ``compat`` (``"mlbench"``: ML-Bench's
 original rules — substring argument test, a run still going at the timeout passes),
 ``source`` (``"bundled"``, ``"hf"`` or a path to a local export), ``repo`` (only this
 repository's examples), ``repos`` (local checkouts), ``pins``, ``clone``,
-``allow_unpinned``, ``superproject`` (see :class:`~mle_gym.mlbench.repos.RepoResolver`),
+``allow_unpinned``, ``superproject`` (see :class:`~mle_gym.families.mlbench.repos.RepoResolver`),
 ``run_timeout_s`` (the grading run's timeout), ``show_arguments`` and ``trace``
 (default True: the graded run is traced and must show the repository's entry point
-running with the instructed values, :mod:`mle_gym.mlbench.evidence`; False drops that
+running with the instructed values, :mod:`mle_gym.families.mlbench.evidence`; False drops that
 evidence — exit status and artifacts only, which a submission can fake; needs no
 supervised exec, i.e. no root host process on the local backend). For the real
 benchmark's tasks, ``$MLE_GYM_MLBENCH_SOURCE`` and ``$MLE_GYM_MLBENCH_REPOS`` set the
 default ``source`` and ``repos`` (handy with ``mle-gym run``/``eval``).
 
-task.yaml keys, under ``mlbench:``: ``source``, ``split``, ``repos`` (names),
-``github_id`` (ML-Bench's repository id), ``context``, ``run_timeout_s``.
+task.yaml keys, under ``mlbench:``: see :mod:`.task`.
 """
 
 from __future__ import annotations
 
 import logging
-import os
 import random
 import shlex
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import Annotated, Any, ClassVar
+from typing import Any, ClassVar
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
-
-from mle_gym.families.base import Episode, GradeLike, TaskFamily
-from mle_gym.mlbench import argcheck, episode_text
-from mle_gym.mlbench.grade import COMPAT_MODES, grade
-from mle_gym.mlbench.loader import SPLITS, MLBenchDataError, load_examples
-from mle_gym.mlbench.repos import RepoCheckout, RepoResolver
-from mle_gym.mlbench.schema import MLBenchExample
-from mle_gym.mlbench.workspace import (
+from mle_gym._deprecation import moved_attribute
+from mle_gym.families.base import Episode, GradeLike, ReferencePolicy, TaskFamily
+from mle_gym.families.mlbench import argcheck, prompts
+from mle_gym.families.mlbench.grading import grade
+from mle_gym.families.mlbench.loader import MLBenchDataError, load_examples
+from mle_gym.families.mlbench.options import MLBenchOptions, apply_options, environment_defaults
+from mle_gym.families.mlbench.repos import RepoCheckout, RepoResolver
+from mle_gym.families.mlbench.schema import MLBenchExample
+from mle_gym.families.mlbench.task import MLBenchTask, MLBenchTaskFile, parse_task, task_config
+from mle_gym.families.mlbench.workspace import (
     build_grading_tree,
     changed_code,
     code_fingerprint,
@@ -68,8 +67,7 @@ from mle_gym.mlbench.workspace import (
     write_new_file,
 )
 from mle_gym.sandbox import hostfs
-from mle_gym.task_schema import FamilyTaskFile, StrList, none_to, validate_task_file
-from mle_gym.tasks import Limits, TaskSpec
+from mle_gym.spec import Limits, TaskSpec
 from mle_gym.tools.fs import FsError
 from mle_gym.tools.spec import ToolResult, ToolSpec
 
@@ -79,150 +77,20 @@ REWARD_MODES = ("auto", "pass", "partial")
 MAX_SUBMISSION_BYTES = 1 << 20
 
 
-@dataclass(frozen=True)
-class MLBenchConfig:
-    """The settings of one ML-Bench env (task.yaml ``mlbench:`` then gym.make options)."""
-
-    source: str = "hf"
-    split: str = "full"
-    repos: tuple[str, ...] = ()
-    github_id: int | None = None
-    repo: str | None = None
-    context: str = "none"
-    compat: str | None = None
-    run_timeout_s: float = 120.0
-    show_arguments: bool = True
-    local_repos: Any = None
-    pins: Mapping[str, str] | None = None
-    clone: bool = True
-    allow_unpinned: bool = False
-    superproject: Any = True
-    trace: bool = True
-
-
-OPTION_NAMES = {
-    "source": "source",
-    "split": "split",
-    "repo": "repo",
-    "context": "context",
-    "compat": "compat",
-    "run_timeout_s": "run_timeout_s",
-    "show_arguments": "show_arguments",
-    "repos": "local_repos",
-    "pins": "pins",
-    "clone": "clone",
-    "allow_unpinned": "allow_unpinned",
-    "superproject": "superproject",
-    "trace": "trace",
-}
-
-
-def _check_common(cfg: MLBenchConfig, where: str) -> None:
-    if cfg.split not in SPLITS:
-        raise ValueError(f"{where}: split must be one of {SPLITS}, got {cfg.split!r}")
-    if cfg.context not in episode_text.CONTEXTS:
-        raise ValueError(
-            f"{where}: context must be one of {episode_text.CONTEXTS}, got {cfg.context!r}"
-        )
-    if cfg.compat not in COMPAT_MODES:
-        raise ValueError(f"{where}: compat must be None or 'mlbench', got {cfg.compat!r}")
-    if not (isinstance(cfg.run_timeout_s, int | float) and cfg.run_timeout_s > 0):
-        raise ValueError(f"{where}: run_timeout_s must be a positive number")
-    if not isinstance(cfg.trace, bool):
-        raise ValueError(f"{where}: trace must be True or False, got {cfg.trace!r}")
-
-
-class MLBenchBlock(BaseModel):
-    """``mlbench:`` of an ML-Bench task.yaml: which examples the env serves, and how."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    source: str = Field("hf", description="'hf', 'bundled' or a path to a local export")
-    split: str = Field("full", description=f"one of {', '.join(SPLITS)}")
-    repos: StrList = Field(default_factory=list, description="only these repositories")
-    github_id: int | None = Field(None, description="ML-Bench's repository id")
-    context: str = Field("none", description=f"one of {', '.join(episode_text.CONTEXTS)}")
-    run_timeout_s: float = Field(120.0, gt=0, allow_inf_nan=False)
-
-    @field_validator("split")
-    @classmethod
-    def _split(cls, value: str) -> str:
-        if value not in SPLITS:
-            raise ValueError(f"must be one of {SPLITS}, got {value!r}")
-        return value
-
-    @field_validator("context")
-    @classmethod
-    def _context(cls, value: str) -> str:
-        if value not in episode_text.CONTEXTS:
-            raise ValueError(f"must be one of {episode_text.CONTEXTS}, got {value!r}")
-        return value
-
-
-class MLBenchTaskFile(FamilyTaskFile):
-    """The task.yaml of an ML-Bench task (``task_assets/mlbench/<id>/``)."""
-
-    model_config = ConfigDict(title="ML-Bench task.yaml")
-
-    mlbench: Annotated[
-        MLBenchBlock, BeforeValidator(none_to({}), json_schema_input_type=MLBenchBlock | None)
-    ] = Field(default_factory=MLBenchBlock)
-
-
-TASK_KEYS = tuple(MLBenchBlock.model_fields)
-
-
-def _task_config(task: TaskSpec) -> MLBenchConfig:
-    block = validate_task_file(MLBenchTaskFile, task.raw, f"{task.folder}/task.yaml").mlbench
-    return MLBenchConfig(
-        source=block.source,
-        split=block.split,
-        repos=tuple(block.repos),
-        github_id=block.github_id,
-        context=block.context,
-        run_timeout_s=block.run_timeout_s,
-    )
-
-
-def _environment_defaults(cfg: MLBenchConfig) -> MLBenchConfig:
-    """``$MLE_GYM_MLBENCH_SOURCE`` / ``$MLE_GYM_MLBENCH_REPOS``: where the real benchmark's
-    examples and checkouts are, for tasks whose task.yaml reads them from the hub — so
-    ``mle-gym run``/``eval`` (and their worker processes) can use a local export."""
-    if cfg.source != "hf":
-        return cfg
-    source = os.environ.get("MLE_GYM_MLBENCH_SOURCE", "").strip()
-    repos = os.environ.get("MLE_GYM_MLBENCH_REPOS", "").strip()
-    return replace(cfg, source=source or cfg.source, local_repos=repos or cfg.local_repos)
-
-
 class MLBenchFamily(TaskFamily):
     """See module docstring."""
 
     name: ClassVar[str] = "mlbench"
+    task_file: ClassVar[type[MLBenchTaskFile]] = MLBenchTaskFile
+    options_model: ClassVar[type[MLBenchOptions]] = MLBenchOptions
     reset_options: ClassVar[tuple[str, ...]] = ("example_id",)
     reward_modes: ClassVar[tuple[str, ...]] = REWARD_MODES
     data_choices: ClassVar[tuple[str, ...]] = ("auto",)
 
-    def __init__(
-        self, task: TaskSpec, options: Mapping[str, Any] | None = None, *, replica_seed: int = 0
-    ) -> None:
-        self.task = task
-        self.replica_seed = int(replica_seed)
-        self.options = dict(options or {})
-        unknown = sorted(set(self.options) - set(OPTION_NAMES))
-        if unknown:
-            raise ValueError(
-                f"unknown ML-Bench option(s) {unknown} for {task.env_id}; "
-                f"known: {sorted(OPTION_NAMES)}"
-            )
-        cfg = _environment_defaults(_task_config(task))
-        changes = {OPTION_NAMES[k]: v for k, v in self.options.items()}
-        if "source" in changes:
-            changes["source"] = str(changes["source"])
-        if "run_timeout_s" in changes:
-            changes["run_timeout_s"] = float(changes["run_timeout_s"])
-        self.config = replace(cfg, **changes)
-        _check_common(self.config, task.env_id)
+    def __init__(self, task: TaskSpec, options: Mapping[str, Any] | None = None) -> None:
+        super().__init__(task, options)
+        base = environment_defaults(task_config(task))
+        self.config = apply_options(base, self.opts, task.env_id)
         self._examples: list[MLBenchExample] | None = None
         self._order: list[int] = []
         self._rng = random.Random()
@@ -234,8 +102,14 @@ class MLBenchFamily(TaskFamily):
     # -- construction ----------------------------------------------------------------------
 
     @classmethod
-    def check_task(cls, task: TaskSpec) -> None:
-        _task_config(task)
+    def parse_task(cls, folder: Path, raw: dict[str, Any], *, family: str) -> MLBenchTask:
+        return parse_task(folder, raw, family)
+
+    @classmethod
+    def reference_policy(cls, task: TaskSpec, observation: str) -> ReferencePolicy:
+        from mle_gym.families.mlbench.policy import MLBenchScriptedPolicy
+
+        return MLBenchScriptedPolicy(observation)
 
     def check_config(self, data: str, reward_mode: str) -> None:
         super().check_config(data, reward_mode)
@@ -312,11 +186,11 @@ class MLBenchFamily(TaskFamily):
         sandbox_kind: str | None = None,
     ) -> str:
         """Clone this env's repositories at their pinned commits into the cache
-        (:func:`mle_gym.mlbench.prefetch.prepare_family`). ``from_path``: a local clone of
+        (:func:`mle_gym.families.mlbench.prepare.prepare_family`). ``from_path``: a local clone of
         ML-Bench to read the pins from; ``force``: read the pins again."""
         if source is not None:
             raise ValueError(f"{self.task.env_id}: ML-Bench tasks have no {source!r} data")
-        from mle_gym.mlbench.prefetch import prepare_family
+        from mle_gym.families.mlbench.prepare import prepare_family
 
         return prepare_family(self, superproject=from_path, refresh=force)
 
@@ -374,7 +248,7 @@ class MLBenchFamily(TaskFamily):
             checkout: RepoCheckout = episode.state["checkout"]
             path = checkout.path / "README.md"
             readme = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else None
-        return episode_text.task_observation(
+        return prompts.task_observation(
             example,
             env_id=self.task.env_id,
             context=self.config.context,
@@ -472,7 +346,7 @@ class MLBenchFamily(TaskFamily):
         return 1.0 if grade.get("passed") else 0.0
 
     def end_summary(self, grade: GradeLike, reward: float, reason: str | None) -> str:
-        return episode_text.end_summary(grade.to_dict(), reward, reason)
+        return prompts.end_summary(grade.to_dict(), reward, reason)
 
     # -- catalog ---------------------------------------------------------------------------
 
@@ -506,13 +380,7 @@ def _ranges(ids: list[int]) -> str:
     return ", ".join(out)
 
 
-def make_env(task: str, **kwargs: Any) -> Any:
-    """gym.make entry point of ML-Bench tasks: ML-Bench options may be given as keyword
-    arguments (``context=``, ``split=``, ``compat=``...), merged into ``family_options``."""
-    from mle_gym.env import MLEEnv
-
-    family_options = dict(kwargs.pop("family_options", None) or {})
-    for key in list(kwargs):
-        if key in OPTION_NAMES:
-            family_options[key] = kwargs.pop(key)
-    return MLEEnv(task, family_options=family_options, **kwargs)
+def __getattr__(name: str) -> Any:
+    """``make_env``: the former gym.make entry point of ML-Bench tasks (every family's
+    options are ``gym.make`` keywords of :class:`mle_gym.env.MLEEnv` now)."""
+    return moved_attribute(__name__, name, {"make_env": "mle_gym.env:MLEEnv"})

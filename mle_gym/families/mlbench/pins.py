@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from mle_gym import paths
-from mle_gym.mlbench.schema import repo_name_of
+from mle_gym.families.mlbench.schema import repo_name_of
 
 log = logging.getLogger(__name__)
 

@@ -25,12 +25,14 @@ into every workspace; ``prepare.py`` prepares data (``download``, ``prepare``,
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt, field_validator
 
-from mle_gym.task_schema import FamilyTaskFields, NonEmptyStrList, none_to, validate_task_file
-from mle_gym.tasks import TaskError, TaskSpec
+from mle_gym.families.base import spec_fields
+from mle_gym.spec import TaskError, TaskSpec
+from mle_gym.task_schema import NonEmptyStrList, TaskFile, none_to, validate_task_file
 
 BaselineMode = Literal["measured", "in_run"]
 BASELINE_MODES: tuple[str, ...] = get_args(BaselineMode)
@@ -107,7 +109,7 @@ class MLAgentBenchData(BaseModel):
     none: Any = None
 
 
-class MLAgentBenchTaskFile(FamilyTaskFields):
+class MLAgentBenchTaskFile(TaskFile):
     """The task.yaml of an MLAgentBench task (``task_assets/mlagentbench/<id>/``)."""
 
     model_config = ConfigDict(title="MLAgentBench task.yaml")
@@ -121,16 +123,6 @@ class MLAgentBenchTaskFile(FamilyTaskFields):
         if not value:
             raise ValueError("must list real, replica or none")
         return value
-
-
-class MLAgentBenchOptions(BaseModel):
-    """The family's constructor options (``gym.make(..., family_options={...})``)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    rerun: bool = Field(
-        False, description="run the final code again in a fresh sandbox and score that run"
-    )
 
 
 @dataclass(frozen=True)
@@ -151,14 +143,24 @@ class MLABConfig:
     self_contained: bool
 
 
-def parse_config(task: TaskSpec) -> MLABConfig:
-    """Parse and check ``task.raw`` against :class:`MLAgentBenchTaskFile`; raise TaskError
-    naming the field."""
-    model = validate_task_file(MLAgentBenchTaskFile, task.raw, task.folder / "task.yaml")
-    if not (task.folder / "evaluate.py").is_file():
-        raise TaskError(f"{task.folder}: no evaluate.py (the hidden evaluator)")
-    if not (task.folder / "starter").is_dir():
-        raise TaskError(f"{task.folder}: no starter/ folder")
+@dataclass(frozen=True, kw_only=True)
+class MLAgentBenchTask(TaskSpec):
+    """An MLAgentBench task: the common fields plus its parsed ``mlagentbench:`` block."""
+
+    config: MLABConfig
+
+    def problem(self) -> str | None:
+        """Why this task cannot be graded here (its hidden evaluator is gone), or None."""
+        if not (self.folder / "evaluate.py").is_file():
+            return f"{self.folder}/evaluate.py is missing"
+        return None
+
+
+def _config(model: MLAgentBenchTaskFile, folder: Path, data: dict[str, Any]) -> MLABConfig:
+    if not (folder / "evaluate.py").is_file():
+        raise TaskError(f"{folder}: no evaluate.py (the hidden evaluator)")
+    if not (folder / "starter").is_dir():
+        raise TaskError(f"{folder}: no starter/ folder")
     block, base = model.mlagentbench, model.mlagentbench.baseline
     return MLABConfig(
         run=block.run,
@@ -171,6 +173,22 @@ def parse_config(task: TaskSpec) -> MLABConfig:
         requires=tuple(block.requires),
         success_threshold=block.success_threshold,
         real_source=dict(model.data.real or {}),
-        has_replica="replica" in task.data,
-        self_contained="none" in task.data,
+        has_replica="replica" in data,
+        self_contained="none" in data,
     )
+
+
+def parse_task(folder: Path, raw: dict[str, Any], family: str) -> MLAgentBenchTask:
+    """``raw`` (``folder``'s task.yaml) checked against :class:`MLAgentBenchTaskFile` and
+    parsed; TaskError naming the field at fault, or the file the folder lacks."""
+    model = validate_task_file(MLAgentBenchTaskFile, raw, folder / "task.yaml")
+    fields = spec_fields(model, folder, raw, family)
+    return MLAgentBenchTask(**fields, config=_config(model, folder, fields["data"]))
+
+
+def parse_config(task: TaskSpec) -> MLABConfig:
+    """The ``mlagentbench:`` block of ``task``, parsed and checked (TaskError naming the
+    field otherwise)."""
+    if isinstance(task, MLAgentBenchTask):
+        return task.config
+    return parse_task(task.folder, task.raw, task.family).config

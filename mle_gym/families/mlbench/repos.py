@@ -12,7 +12,7 @@ this order:
 4. a clone at the pinned commit, when cloning is allowed: ``git clone`` into a
    temporary folder, ``git checkout --detach <commit>``, then an atomic rename into the
    cache. The pin is ``pins={url_or_name: commit}`` if given, else the gitlink of the
-   repository in ML-Bench's own git repository (:mod:`mle_gym.mlbench.pins`: read once
+   repository in ML-Bench's own git repository (:mod:`mle_gym.families.mlbench.pins`: read once
    at a fixed ML-Bench commit, then cached), and then the clone is made from the URL
    ML-Bench's ``.gitmodules`` gives. Without a pin the clone is refused unless
    ``allow_unpinned=True`` (then the default branch's head is used and its commit is
@@ -34,7 +34,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mle_gym import paths
-from mle_gym.mlbench.pins import (
+from mle_gym.errors import SetupError
+from mle_gym.families.mlbench.pins import (
     PinsUnavailable,
     PinTable,
     SubmodulePin,
@@ -42,7 +43,7 @@ from mle_gym.mlbench.pins import (
     run_git,
     url_key,
 )
-from mle_gym.mlbench.schema import repo_name_of
+from mle_gym.families.mlbench.schema import repo_name_of
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +52,7 @@ CLONE_TIMEOUT_S = 1800.0
 _COMMIT = re.compile(r"^[0-9a-f]{7,40}$")
 
 
-class RepoUnavailable(RuntimeError):
+class RepoUnavailable(SetupError):
     """No checkout of a repository can be found or made; the message says how to fix it."""
 
 
@@ -96,7 +97,7 @@ class RepoResolver:
         cache: where clones are kept (default :func:`cache_dir`).
         superproject: where pins not given in ``pins`` come from: True (default) =
             ML-Bench's repository (:meth:`Superproject.from_environment`), a
-            :class:`~mle_gym.mlbench.pins.Superproject`, or False (no such pins).
+            :class:`~mle_gym.families.mlbench.pins.Superproject`, or False (no such pins).
     """
 
     def __init__(
@@ -199,7 +200,7 @@ class RepoResolver:
 
     def pin_table(self, *, refresh: bool = False) -> PinTable:
         """The superproject's pin table (fetched when not cached and cloning is allowed);
-        :class:`~mle_gym.mlbench.pins.PinsUnavailable` if it cannot be had."""
+        :class:`~mle_gym.families.mlbench.pins.PinsUnavailable` if it cannot be had."""
         if self.superproject is None:
             raise PinsUnavailable("no superproject is configured (superproject=False)")
         if refresh or not isinstance(self._table, PinTable):

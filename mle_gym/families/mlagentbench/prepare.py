@@ -22,8 +22,8 @@ from pathlib import Path
 from mle_gym.data import store
 from mle_gym.data.store import DataNotPrepared, PreparedData
 from mle_gym.families.mlagentbench import download
-from mle_gym.families.mlagentbench.config import MLABConfig
-from mle_gym.tasks import TaskSpec
+from mle_gym.families.mlagentbench.task import MLABConfig
+from mle_gym.spec import TaskSpec
 
 log = logging.getLogger(__name__)
 

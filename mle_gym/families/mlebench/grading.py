@@ -20,13 +20,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from mle_gym.families.mlebench.grade_report import GradeReport
+from mle_gym.families.mlebench.leaderboard import medals_for, percentile_beaten
+from mle_gym.families.mlebench.task import MLEBenchTask
 from mle_gym.grading.csvread import read_submission, read_table
 from mle_gym.grading.errors import InvalidSubmission
-from mle_gym.grading.grade_report import GradeReport
-from mle_gym.grading.leaderboard import medals_for, percentile_beaten
 from mle_gym.grading.metrics import get_metric
+from mle_gym.grading.submission import SubmissionSpec
 from mle_gym.grading.validation import ExpectedIds, validate_against
-from mle_gym.tasks import SubmissionSpec, TaskSpec
 
 logger = logging.getLogger(__name__)
 
@@ -38,7 +39,7 @@ Scorer = Callable[[pd.DataFrame, pd.DataFrame], Any]
 
 
 def grade_submission(
-    task: TaskSpec,
+    task: MLEBenchTask,
     submission: Path | None,
     *,
     answers: Path,
@@ -123,7 +124,7 @@ def _max_rows(n_ids: int) -> int:
 
 
 def _score(
-    task: TaskSpec, compute: Callable[[], Any], base: dict[str, Any], data_source: str
+    task: MLEBenchTask, compute: Callable[[], Any], base: dict[str, Any], data_source: str
 ) -> GradeReport:
     """Run a scorer: its value, or an invalid report saying why it could not score."""
     try:
@@ -142,7 +143,7 @@ def _score(
 
 
 def _grade_raw(
-    task: TaskSpec, submission: Path | None, answers: Path, base: dict[str, Any], limit: int
+    task: MLEBenchTask, submission: Path | None, answers: Path, base: dict[str, Any], limit: int
 ) -> GradeReport:
     """``grader: raw``: the task's grade() gets both files as text frames, unvalidated."""
     module = task.module("grade")
@@ -164,7 +165,9 @@ def _grade_raw(
     return _score(task, lambda: grade(predicted, truth), base, base["data_source"])
 
 
-def invalid_report(task: TaskSpec, data_source: str, message: str, *, exists: bool) -> GradeReport:
+def invalid_report(
+    task: MLEBenchTask, data_source: str, message: str, *, exists: bool
+) -> GradeReport:
     """A report for a submission that could not even be copied out for grading."""
     return _invalid(_base_fields(task, data_source), exists=exists, message=message)
 
@@ -249,7 +252,7 @@ def _check_expected_ids(path: Path, spec: SubmissionSpec, answer_ids: list[str])
         )
 
 
-def _scorer(task: TaskSpec) -> Scorer:
+def _scorer(task: MLEBenchTask) -> Scorer:
     """The task's ``grade.grade`` or a wrapper around its registered metric."""
     module = task.module("grade")
     if module is not None:
@@ -271,7 +274,7 @@ def _scorer(task: TaskSpec) -> Scorer:
     return score
 
 
-def _base_fields(task: TaskSpec, data_source: str) -> dict[str, Any]:
+def _base_fields(task: MLEBenchTask, data_source: str) -> dict[str, Any]:
     """Report fields that do not depend on the submission."""
     if data_source not in task.data:
         raise ValueError(
@@ -314,7 +317,7 @@ def _invalid(base: dict[str, Any], *, exists: bool, message: str) -> GradeReport
     )
 
 
-def _valid(base: dict[str, Any], task: TaskSpec, data_source: str, score: float) -> GradeReport:
+def _valid(base: dict[str, Any], task: MLEBenchTask, data_source: str, score: float) -> GradeReport:
     lb = task.leaderboard if data_source == "kaggle" else None
     extra: dict[str, Any] = {}
     if lb is not None:

@@ -13,7 +13,7 @@ Sources (:func:`load_examples`):
   ``task_assets/mlbench/repos/``.
 
 Splits are ML-Bench's: ``full`` (260 examples), ``quarter`` (68), ``id_train`` and
-``ood_train``. Every row is validated (:mod:`mle_gym.mlbench.schema`); ids must be
+``ood_train``. Every row is validated (:mod:`mle_gym.families.mlbench.schema`); ids must be
 unique. Errors are :class:`MLBenchDataError` (or :class:`ExampleError` for a bad
 row) with the file, line and field at fault.
 """
@@ -27,7 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from mle_gym import paths
-from mle_gym.mlbench.schema import ExampleError, MLBenchExample, parse_example
+from mle_gym.errors import SetupError
+from mle_gym.families.mlbench.schema import ExampleError, MLBenchExample, parse_example
 
 HF_DATASET = "super-dainiu/ml-bench"
 SPLITS = ("full", "quarter", "id_train", "ood_train")
@@ -35,7 +36,7 @@ SUFFIXES = (".jsonl", ".json", ".parquet")
 SOURCE_ALIASES = {"hf": "hf", "huggingface": "hf", "hub": "hf", "bundled": "bundled"}
 
 
-class MLBenchDataError(RuntimeError):
+class MLBenchDataError(SetupError):
     """Examples cannot be loaded; the message says what is missing and how to get it."""
 
 

@@ -1,13 +1,13 @@
 """The verdict on one ML-Bench submission: argument check + execution check.
 
 A submission passes when every required argument value is in it, its type is right
-(:mod:`mle_gym.mlbench.argcheck`) and its run succeeds
-(:mod:`mle_gym.mlbench.execution`). The reward is that pass as 1/0; the report keeps
+(:mod:`mle_gym.families.mlbench.argcheck`) and its run succeeds
+(:mod:`mle_gym.families.mlbench.execution`). The reward is that pass as 1/0; the report keeps
 the parts, and a partial credit (half for the share of argument values found, half
 for a successful run) for those who want a denser signal.
 
 By default the run is traced and must show the repository's entry point executing
-with the instructed values (:mod:`mle_gym.mlbench.evidence`): an ``exit 0`` next to
+with the instructed values (:mod:`mle_gym.families.mlbench.evidence`): an ``exit 0`` next to
 touched artifact files, or a command line that is commented out or never reached,
 does not pass. ``compat="mlbench"`` switches both checks to ML-Bench's original rules
 (substring argument test, timeout counts as success, no trace) so results can be
@@ -19,9 +19,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from mle_gym.mlbench.argcheck import ArgumentCheck, check_arguments, on_argv
-from mle_gym.mlbench.execution import ExecutionOutcome, run_submission
-from mle_gym.mlbench.schema import MLBenchExample
+from mle_gym.families.mlbench.argcheck import ArgumentCheck, check_arguments, on_argv
+from mle_gym.families.mlbench.execution import ExecutionOutcome, run_submission
+from mle_gym.families.mlbench.schema import MLBenchExample
 from mle_gym.sandbox.base import Sandbox
 
 COMPAT_MODES = (None, "mlbench")
@@ -157,7 +157,7 @@ def grade(
     the ML-LLM-Bench setting without execution). ``traced`` (default: True unless
     ``compat="mlbench"``) runs it under the exec tracer and requires the trace to show
     the repository's entry point running with the instructed values
-    (:mod:`mle_gym.mlbench.evidence`).
+    (:mod:`mle_gym.families.mlbench.evidence`).
     """
     check_compat(compat)
     args = check_arguments(submission, example.arguments, example.type, compat=compat)

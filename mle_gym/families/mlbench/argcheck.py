@@ -15,7 +15,7 @@ rule is a case-insensitive substring test on the raw text, so ``lr=0`` is "found
 
 When the run is traced (the default rules), :func:`on_argv` moves the check from the
 text to the real argv of the repository's entry point as it ran
-(:mod:`mle_gym.mlbench.evidence`): a command that is commented out, sits in a
+(:mod:`mle_gym.families.mlbench.evidence`): a command that is commented out, sits in a
 heredoc, follows ``exit`` or is never reached has no argv, so its values are not found.
 
 The output-type check: a ``Bash Script`` solution must run a ``.py`` or ``.sh``
@@ -37,7 +37,7 @@ from collections import deque
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from mle_gym.mlbench.schema import PYTHON
+from mle_gym.families.mlbench.schema import PYTHON
 
 _EDGE = r"A-Za-z0-9_.\-"
 # Linear on any text: possessive repetitions (``++``, ``*+``) never give back what they
@@ -298,7 +298,7 @@ def runnable_shell(code: str) -> str:
     prints it; ``python - <<EOF`` runs it, so that body stays), and every line after a
     top-level ``exit`` (a line that is only ``exit`` or ``exit N``). One pass over the
     lines, no backtracking. Anything subtler (``if false``, a function never called) is
-    left to the traced run, the real evidence (:mod:`mle_gym.mlbench.evidence`).
+    left to the traced run, the real evidence (:mod:`mle_gym.families.mlbench.evidence`).
     """
     kept: list[str] = []
     pending: deque[tuple[str, bool, bool]] = deque()  # (delimiter, strip tabs, keep body)

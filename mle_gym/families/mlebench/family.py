@@ -3,9 +3,9 @@
 Public data is mounted read-only at /workspace/data; ``starter/`` files (if any)
 are copied into the workspace; the agent writes the task's submission file;
 grading copies it out and scores it in the host process against the private
-answers (:func:`mle_gym.grading.grade_submission`); rewards come from
-:mod:`mle_gym.rewards` (leaderboard percentile, medal, normalized, raw).
-Reset option: ``replica_seed``.
+answers (:func:`mle_gym.families.mlebench.grading.grade_submission`); rewards come
+from :mod:`mle_gym.families.mlebench.rewards` (leaderboard percentile, medal,
+normalized, raw). Option and reset option: ``replica_seed``.
 """
 
 from __future__ import annotations
@@ -13,24 +13,49 @@ from __future__ import annotations
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from mle_gym import prompts, rewards
-from mle_gym.data import sources
-from mle_gym.data.store import PreparedData
-from mle_gym.families.base import Episode, GradeLike, TaskFamily
-from mle_gym.tasks import Limits, TaskError
+from mle_gym.families.base import Episode, GradeLike, ReferencePolicy, TaskFamily
+from mle_gym.families.mlebench import prepare as sources
+from mle_gym.families.mlebench import prompts, rewards
+from mle_gym.families.mlebench.options import MLEBenchOptions
+from mle_gym.families.mlebench.task import MLEBenchTask, MLEBenchTaskFile, parse_task
+from mle_gym.spec import Limits, TaskError, TaskSpec
 from mle_gym.tools.fs import FsError
 from mle_gym.tools.spec import ToolResult, ToolSpec
+
+if TYPE_CHECKING:
+    from mle_gym.data.store import PreparedData
 
 
 class MLEBenchFamily(TaskFamily):
     """See module docstring."""
 
     name: ClassVar[str] = "mlebench"
+    task_file: ClassVar[type[MLEBenchTaskFile]] = MLEBenchTaskFile
+    options_model: ClassVar[type[MLEBenchOptions]] = MLEBenchOptions
     reset_options: ClassVar[tuple[str, ...]] = ("replica_seed",)
     reward_modes: ClassVar[tuple[str, ...]] = rewards.REWARD_MODES
     data_choices: ClassVar[tuple[str, ...]] = sources.DATA_CHOICES
+
+    task: MLEBenchTask
+
+    def __init__(self, task: TaskSpec, options: Mapping[str, Any] | None = None) -> None:
+        if not isinstance(task, MLEBenchTask):
+            raise TaskError(f"{task.env_id} is not an MLE-bench task (family {task.family!r})")
+        super().__init__(task, options)
+        self.replica_seed = int(self.opts.replica_seed)
+
+    @classmethod
+    def parse_task(cls, folder: Path, raw: dict[str, Any], *, family: str) -> MLEBenchTask:
+        return parse_task(folder, raw, family)
+
+    @classmethod
+    def reference_policy(cls, task: TaskSpec, observation: str) -> ReferencePolicy:
+        from mle_gym.families.mlebench.policy import TabularPolicy
+
+        assert isinstance(task, MLEBenchTask)
+        return TabularPolicy(task)
 
     def check_config(self, data: str, reward_mode: str) -> None:
         task = self.task
@@ -42,7 +67,7 @@ class MLEBenchFamily(TaskFamily):
             raise ValueError(f"reward_mode must be one of {rewards.REWARD_MODES}")
         if data == "replica" and reward_mode in ("percentile", "medal"):
             rewards.resolve_mode(reward_mode, task, "replica")  # raises with the reason
-        problem = task.grader_problem()
+        problem = task.problem()
         if problem is not None:
             raise TaskError(f"{task.env_id} cannot be used: {problem}")
         if not sources.available(task, data):
@@ -85,8 +110,8 @@ class MLEBenchFamily(TaskFamily):
 
     def validate(self, episode: Episode, path: str) -> ToolResult:
         """Format check against the public sample submission; never a score."""
+        from mle_gym.families.mlebench.format_check import FormatChecker
         from mle_gym.grading import InvalidSubmission
-        from mle_gym.grading.format_check import FormatChecker
 
         assert episode.data is not None
         checker = episode.state.get("checker")
@@ -104,7 +129,7 @@ class MLEBenchFamily(TaskFamily):
                 return ToolResult(f"invalid: {exc}", ok=False)
 
     def grade(self, episode: Episode) -> GradeLike:
-        from mle_gym.grading import grade_submission, invalid_report
+        from mle_gym.families.mlebench.grading import grade_submission, invalid_report
 
         assert episode.data is not None
         data = episode.data
@@ -128,6 +153,10 @@ class MLEBenchFamily(TaskFamily):
     def end_summary(self, grade: GradeLike, reward: float, reason: str | None) -> str:
         return prompts.end_summary(grade, reward, reason)  # type: ignore[arg-type]
 
+    def episode_record(self, episode: Episode) -> dict[str, Any]:
+        seed = episode.options.get("replica_seed")
+        return {"replica_seed": seed if episode.data_source == "replica" else None}
+
     # -- catalog ---------------------------------------------------------------------------
 
     def data_status(self) -> str:
@@ -146,5 +175,56 @@ class MLEBenchFamily(TaskFamily):
             parts.append("replica available")
         return ", ".join(parts)
 
-    def problem(self) -> str | None:
-        return self.task.grader_problem()
+    def unavailable(self, data: str) -> str | None:
+        return None if sources.available(self.task, data) else f"no {data!r} data"
+
+    def grade_file(
+        self, submission: Path | None, *, data: str = "auto", seed: int = 0
+    ) -> GradeLike:
+        """The grader's report on ``submission`` against the answers of ``data`` (replica
+        variant ``seed``); the file is copied first, so it may change meanwhile."""
+        import shutil
+
+        from mle_gym.families.mlebench.grading import grade_submission
+
+        prepared = sources.resolve(self.task, data, seed)
+        with tempfile.TemporaryDirectory(prefix="mle_gym-grade-") as tmp:
+            copy = None
+            if submission is not None and submission.is_file():
+                copy = Path(tmp) / "submission.csv"
+                shutil.copyfile(submission, copy)
+            return grade_submission(
+                self.task,
+                copy,
+                answers=prepared.private / self.task.answers_file,
+                data_source=prepared.source,
+            )
+
+    def prepare(
+        self,
+        *,
+        source: str | None = None,
+        from_path: Path | None = None,
+        seed: int = 0,
+        force: bool = False,
+        sandbox_kind: str | None = None,
+    ) -> str:
+        """``mle-gym prepare``: the replica (``source="replica"``, variant ``seed``), else
+        the real Kaggle data (from ``from_path``, a downloaded zip, or the Kaggle API)."""
+        task = self.task
+        if source not in (None, "replica", "kaggle"):
+            raise ValueError(f"{task.env_id}: MLE-bench tasks have no {source!r} data to prepare")
+        if source == "replica":
+            if from_path is not None:
+                raise ValueError("--from is for Kaggle data; a replica is generated")
+            data = sources.prepare_replica(task, seed, force=force)
+        else:
+            data = sources.prepare_kaggle(task, from_path, force=force)
+        manifest = data.manifest()
+        lines = [
+            f"prepared {task.env_id} ({data.variant}) in {data.root}",
+            f"  public files: {sorted(p.name for p in data.public.iterdir())}",
+        ]
+        if "mlebench_checksums" in manifest:
+            lines.append(f"  MLE-bench checksums: {manifest['mlebench_checksums']}")
+        return "\n".join(lines)

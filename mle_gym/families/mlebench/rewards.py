@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mle_gym.tasks import TaskSpec
+from mle_gym.families.mlebench.task import MLEBenchTask
 
 REWARD_MODES = ("auto", "percentile", "medal", "normalized", "raw")
 MEDAL_REWARD = {"gold": 1.0, "silver": 0.75, "bronze": 0.5}
@@ -32,7 +32,7 @@ class RewardConfigError(ValueError):
     """The reward mode cannot be computed for this task and data source."""
 
 
-def _normalized_bounds(task: TaskSpec, data_source: str) -> tuple[float, float] | None:
+def _normalized_bounds(task: MLEBenchTask, data_source: str) -> tuple[float, float] | None:
     base: float | None
     top: float | None
     if data_source == "kaggle" and task.leaderboard is not None:
@@ -46,7 +46,7 @@ def _normalized_bounds(task: TaskSpec, data_source: str) -> tuple[float, float] 
     return float(base), float(top)
 
 
-def resolve_mode(mode: str, task: TaskSpec, data_source: str) -> str:
+def resolve_mode(mode: str, task: MLEBenchTask, data_source: str) -> str:
     """The concrete mode for ``mode`` (resolving ``auto``), or RewardConfigError."""
     if mode not in REWARD_MODES:
         raise RewardConfigError(f"reward_mode must be one of {REWARD_MODES}, got {mode!r}")
@@ -72,7 +72,7 @@ def resolve_mode(mode: str, task: TaskSpec, data_source: str) -> str:
     return mode
 
 
-def compute_reward(grade: dict[str, Any], mode: str, task: TaskSpec, data_source: str) -> float:
+def compute_reward(grade: dict[str, Any], mode: str, task: MLEBenchTask, data_source: str) -> float:
     """Reward of a grade report (``GradeReport.to_dict()``) under a resolved ``mode``."""
     score = grade.get("score")
     if not grade.get("valid") or score is None:

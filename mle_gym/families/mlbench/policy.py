@@ -3,7 +3,7 @@
 It works from what the agent is shown, one tool call per step: it reads the task
 folder, the required argument values and the submission file's name from the first
 observation, reads the repository's README (``/workspace/README.md``), writes the
-command or script :func:`~mle_gym.mlbench.solver.compose_solution` derives from it,
+command or script :func:`~mle_gym.families.mlbench.solver.compose_solution` derives from it,
 runs it once to check, and submits. If the README documents nothing that takes the
 arguments (or the observation hides them) it still writes a file and submits, so the
 episode ends with an honest failure rather than a stall.
@@ -15,8 +15,8 @@ import json
 import re
 from typing import Any
 
-from mle_gym.mlbench.schema import BASH, PYTHON
-from mle_gym.mlbench.solver import compose_solution
+from mle_gym.families.mlbench.schema import BASH, PYTHON
+from mle_gym.families.mlbench.solver import compose_solution
 
 README = "/workspace/README.md"
 _FIELD = re.compile(r"^- (Task folder|Submission file|Required argument values \(JSON\)): (.*)$")

@@ -22,7 +22,7 @@ from mle_gym.data import kaggle, store
 from mle_gym.data.store import DataNotPrepared, PreparedData
 
 __all__ = ["DataNotPrepared", "NotYetSupported"]
-from mle_gym.tasks import TaskSpec
+from mle_gym.families.mlebench.task import MLEBenchTask
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +36,7 @@ class NotYetSupported(DataNotPrepared):
 _warned: set[str] = set()
 
 
-def prepare_replica(task: TaskSpec, seed: int = 0, *, force: bool = False) -> PreparedData:
+def prepare_replica(task: MLEBenchTask, seed: int = 0, *, force: bool = False) -> PreparedData:
     """Generate (or reuse) the offline replica for ``seed``, seeded through the
     installation's secret replica key (see :func:`store.build_replica`)."""
     if "replica" not in task.data:
@@ -44,7 +44,7 @@ def prepare_replica(task: TaskSpec, seed: int = 0, *, force: bool = False) -> Pr
     return store.build_replica(task, seed, store.prepare_function(task, "replica"), force=force)
 
 
-def _compare_with_mlebench(task: TaskSpec, root_public: Path, root_private: Path) -> dict:
+def _compare_with_mlebench(task: MLEBenchTask, root_public: Path, root_private: Path) -> dict:
     expected = (task.data.get("kaggle") or {}).get("prepared_md5") or {}
     if not expected:
         return {"mlebench_checksums": "not published"}
@@ -65,7 +65,7 @@ def _compare_with_mlebench(task: TaskSpec, root_public: Path, root_private: Path
 
 
 def prepare_kaggle(
-    task: TaskSpec, zip_path: Path | None = None, *, force: bool = False
+    task: MLEBenchTask, zip_path: Path | None = None, *, force: bool = False
 ) -> PreparedData:
     """Prepare real Kaggle data from ``zip_path`` or by downloading it."""
     cfg = task.data.get("kaggle")
@@ -101,7 +101,7 @@ def prepare_kaggle(
     return store.build(task, "kaggle", "kaggle", builder, force=force)
 
 
-def missing_data_message(task: TaskSpec) -> str:
+def missing_data_message(task: MLEBenchTask) -> str:
     """What to do when a task has no usable data (for errors at gym.make and reset)."""
     if not task.kaggle_supported:
         return (
@@ -117,7 +117,7 @@ def missing_data_message(task: TaskSpec) -> str:
     )
 
 
-def available(task: TaskSpec, data: str = "auto") -> bool:
+def available(task: MLEBenchTask, data: str = "auto") -> bool:
     """Whether :func:`resolve` can provide data for ``data`` without user action."""
     if data in ("kaggle", "bundled"):
         return store.lookup(task, data) is not None
@@ -130,7 +130,7 @@ def available(task: TaskSpec, data: str = "auto") -> bool:
     )
 
 
-def resolve(task: TaskSpec, data: str = "auto", replica_seed: int = 0) -> PreparedData:
+def resolve(task: MLEBenchTask, data: str = "auto", replica_seed: int = 0) -> PreparedData:
     """The prepared data an episode uses (see module docstring)."""
     if data not in DATA_CHOICES:
         raise ValueError(f"data must be one of {DATA_CHOICES}, got {data!r}")

@@ -1,48 +1,25 @@
-"""The texts the agent reads: system prompt, task observation, end-of-episode summary."""
+"""The texts the agent of an MLE-bench episode reads: the task observation and the
+end-of-episode summary (the system prompt is the default toolset's,
+:func:`mle_gym.families.toolsets.system_prompt`)."""
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING
 
-from mle_gym.tasks import Limits, TaskSpec
+from mle_gym.families.mlebench.task import MLEBenchTask
+from mle_gym.families.toolsets import system_prompt
+from mle_gym.spec import Limits
 from mle_gym.textfmt import budget_line
 from mle_gym.tools.spec import ToolSpec
 
+__all__ = ["end_summary", "system_prompt", "task_observation"]
+
 if TYPE_CHECKING:
-    from mle_gym.grading import GradeReport
-
-
-def system_prompt(tools: list[ToolSpec]) -> str:
-    """Role, rules of the environment, the tools and the tool-call format."""
-    lines = [
-        "You are an expert machine-learning engineer working alone in a sandboxed Linux "
-        "workspace. Solve the task you are given by inspecting the data, writing and running "
-        "code, and producing the requested submission file.",
-        "",
-        "Rules of this environment:",
-        "- Your working directory is /workspace. The task's data is in /workspace/data "
-        "(read-only). There is no internet access.",
-        "- Act by calling exactly one tool per turn. Each call costs one step of your budget.",
-        "- validate_submission checks the format of your submission; it never reveals a score.",
-        "- Call submit when your submission file is ready; it is graded and the episode ends. "
-        "If your budget runs out first, the submission file as it is then is graded.",
-        "",
-        "Tools:",
-    ]
-    for t in tools:
-        lines.append(f"- {t.signature_line()}: {t.description}")
-    example = json.dumps({"name": "execute", "arguments": {"command": "ls data"}})
-    lines += [
-        "",
-        "If your interface has no native tool calling, answer with one block:",
-        f"<tool_call>{example}</tool_call>",
-    ]
-    return "\n".join(lines)
+    from mle_gym.families.mlebench.grade_report import GradeReport
 
 
 def task_observation(
-    task: TaskSpec, listing: str, tools: list[ToolSpec], max_steps: int, limits: Limits
+    task: MLEBenchTask, listing: str, tools: list[ToolSpec], max_steps: int, limits: Limits
 ) -> str:
     """The first observation of an episode."""
     sub = task.submission

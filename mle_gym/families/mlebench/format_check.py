@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pandas as pd
 
+from mle_gym.families.mlebench.task import MLEBenchTask
 from mle_gym.grading.csvread import read_submission, read_table
 from mle_gym.grading.errors import InvalidSubmission
 from mle_gym.grading.validation import validate_submission_frame
-from mle_gym.tasks import TaskSpec
 
 _TRUSTED = 2**40
 
@@ -23,7 +23,7 @@ _TRUSTED = 2**40
 class FormatChecker:
     """Checks submission files of one task against its public sample submission."""
 
-    def __init__(self, task: TaskSpec, sample_submission: Path) -> None:
+    def __init__(self, task: MLEBenchTask, sample_submission: Path) -> None:
         self.task = task
         self.sample_path = sample_submission
         self._sample: pd.DataFrame | None = None
