@@ -20,7 +20,7 @@ import importlib.machinery
 import importlib.util
 import sys
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import ModuleType
 from typing import Any
 
@@ -82,13 +82,14 @@ MOVED_TASK_FIELDS: dict[str, str] = dict.fromkeys(
 )
 
 
-def moved_field_error(cls_name: str, name: str, env_id: str, family: str) -> AttributeError:
-    """The AttributeError for field ``name`` missing on a task spec: one that names the
-    spec class that has it, if the field moved there."""
+def moved_field_error(cls_name: str, name: str, fields: Mapping[str, Any]) -> AttributeError:
+    """The AttributeError for field ``name`` missing on a task spec whose fields are
+    ``fields``: one that names the spec class that has it, if the field moved there."""
     if name in MOVED_TASK_FIELDS:
+        task = f"{fields.get('benchmark')}/{fields.get('id')}"
         return AttributeError(
             f"{name!r} is a field of {MOVED_TASK_FIELDS[name]} (its family's tasks only); "
-            f"{env_id} is a task of the {family!r} family"
+            f"{task} is a task of the {fields.get('family')!r} family"
         )
     return AttributeError(f"{cls_name!r} object has no attribute {name!r}")
 
@@ -154,11 +155,22 @@ def renamed_attribute(
     raise AttributeError(f"module {module!r} has no attribute {name!r}")
 
 
+def moved_names(module: str, moved: Mapping[str, str]) -> Callable[[str], Any]:
+    """A module ``__getattr__`` serving the names that moved out of ``module``
+    (``moved[name]`` is ``"new.module:attr"``) through :func:`moved_attribute`."""
+
+    def __getattr__(name: str) -> Any:
+        return moved_attribute(module, name, moved)
+
+    return __getattr__
+
+
 def moved_attribute(module: str, name: str, moved: Mapping[str, str]) -> Any:
     """For a module ``__getattr__``: ``moved[name]`` is ``"new.module:attr"``, the object's
     new place; import and return it with a warning. AttributeError for other names."""
     if name in moved:
         target_module, _, attr = moved[name].partition(":")
-        _warn(f"{module}.{name} is deprecated: it moved to {target_module}.{attr}; {REMOVAL}", 3)
+        message = f"{module}.{name} is deprecated: it moved to {target_module}.{attr}; {REMOVAL}"
+        _warn(message, 3)
         return getattr(importlib.import_module(target_module), attr)
     raise AttributeError(f"module {module!r} has no attribute {name!r}")

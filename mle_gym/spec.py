@@ -47,8 +47,26 @@ class Limits:
         )
 
 
+class TaskNames:
+    """The names of a task made of its ``benchmark``, ``id`` and ``version``."""
+
+    benchmark: str
+    id: str
+    version: int
+
+    @property
+    def env_id(self) -> str:
+        """The gymnasium id, ``<Benchmark>/<task_id>-v<version>``."""
+        return f"{self.benchmark}/{self.id}-v{self.version}"
+
+    @property
+    def key(self) -> str:
+        """Unique key ``<benchmark>/<task_id>`` (lower-case benchmark)."""
+        return f"{self.benchmark.lower()}/{self.id}"
+
+
 @dataclass(frozen=True)
-class TaskSpec:
+class TaskSpec(TaskNames):
     """A task as every family has it: what task.yaml's common fields say, plus the folder.
 
     A family's tasks are instances of the family's subclass (``TaskFamily.task_spec``),
@@ -71,7 +89,7 @@ class TaskSpec:
 
     def __getattr__(self, name: str) -> Any:
         # a field that moved to one family's spec names its place (see mle_gym._deprecation)
-        raise moved_field_error(type(self).__name__, name, self.env_id, self.family)
+        raise moved_field_error(type(self).__name__, name, self.__dict__)
 
     @property
     def leaky(self) -> bool:
@@ -86,16 +104,6 @@ class TaskSpec:
     def grader_problem(self) -> str | None:
         """Former name of :meth:`problem`."""
         return self.problem()
-
-    @property
-    def env_id(self) -> str:
-        """The gymnasium id, ``<Benchmark>/<task_id>-v<version>``."""
-        return f"{self.benchmark}/{self.id}-v{self.version}"
-
-    @property
-    def key(self) -> str:
-        """Unique key ``<benchmark>/<task_id>`` (lower-case benchmark)."""
-        return f"{self.benchmark.lower()}/{self.id}"
 
     def description(self) -> str:
         """The task text the agent reads."""

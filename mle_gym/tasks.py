@@ -30,8 +30,9 @@ from typing import Any
 import yaml
 
 from mle_gym import paths
-from mle_gym._deprecation import moved_attribute
-from mle_gym.spec import Limits, TaskError, TaskSpec
+from mle_gym._deprecation import moved_names
+from mle_gym.families import default_family
+from mle_gym.spec import Limits, TaskError, TaskNames, TaskSpec
 
 __all__ = [
     "Limits",
@@ -72,8 +73,6 @@ def read_task_yaml(folder: Path) -> dict[str, Any]:
 
 def family_name(raw: dict[str, Any], where: Path) -> str:
     """``family:`` of a task.yaml, or the default family of its benchmark."""
-    from mle_gym.families import default_family
-
     family = raw.get("family") or default_family(str(raw.get("benchmark") or ""))
     if not isinstance(family, str):
         raise TaskError(f"{where}: family must be a string, got {family!r}")
@@ -84,7 +83,7 @@ def family_name(raw: dict[str, Any], where: Path) -> str:
 
 
 @dataclass(frozen=True)
-class TaskEntry:
+class TaskEntry(TaskNames):
     """A task folder as the index has it (task.yaml read, not yet checked by its family)."""
 
     folder: Path
@@ -93,16 +92,6 @@ class TaskEntry:
     version: int
     family: str
     max_steps: int
-
-    @property
-    def env_id(self) -> str:
-        """The gymnasium id, ``<Benchmark>/<task_id>-v<version>``."""
-        return f"{self.benchmark}/{self.id}-v{self.version}"
-
-    @property
-    def key(self) -> str:
-        """Unique key ``<benchmark>/<task_id>`` (lower-case benchmark)."""
-        return f"{self.benchmark.lower()}/{self.id}"
 
 
 def _entry(folder: Path) -> TaskEntry:
@@ -236,11 +225,11 @@ def _entry_named(name: str) -> TaskEntry:
     matches = [e for e in index.values() if e.id == name]
     if len(matches) == 1:
         return matches[0]
-    # A bare id keeps naming the MLE-bench task when another benchmark reuses it
-    # (MLAgentBench/spaceship-titanic needs its prefix).
-    mlebench = [e for e in matches if e.benchmark == "MLEBench"]
-    if len(mlebench) == 1:
-        return mlebench[0]
+    # A bare id keeps naming the default family's task when another benchmark reuses it
+    # (MLAgentBench/spaceship-titanic needs its prefix, MLE-bench's does not).
+    preferred = [e for e in matches if e.family == default_family("")]
+    if len(preferred) == 1:
+        return preferred[0]
     if len(matches) > 1:
         options = ", ".join(e.env_id for e in matches)
         raise TaskError(f"task id '{name}' is ambiguous; use one of: {options}")
@@ -250,8 +239,9 @@ def _entry_named(name: str) -> TaskEntry:
 def get_task(name: str) -> TaskSpec:
     """Find a task by env id (``MLEBench/x-v0``), key (``mlebench/x``) or bare id (``x``).
 
-    A bare id must be unambiguous across benchmarks, except that it names the MLE-bench
-    task when one of the tasks sharing it is MLE-bench's. Only this task's family is
+    A bare id must be unambiguous across benchmarks, except that it names the task of
+    the default family (:func:`mle_gym.families.default_family`) when one of the tasks
+    sharing it is that family's. Only this task's family is
     imported; a folder its family rejects raises :class:`TaskError` saying why.
     """
     spec = _spec(_entry_named(name).folder)
@@ -285,14 +275,13 @@ def evaluation_set(
     return sorted(out, key=lambda s: s.env_id)
 
 
-_MOVED = {
-    "SubmissionSpec": "mle_gym.grading.submission:SubmissionSpec",
-    "TARGET_KINDS": "mle_gym.grading.submission:TARGET_KINDS",
-    "Leaderboard": "mle_gym.families.mlebench.task:Leaderboard",
-    "GRADER_KINDS": "mle_gym.families.mlebench.task:GRADER_KINDS",
-}
-
-
-def __getattr__(name: str) -> Any:
-    """Names that moved out of this module (MLE-bench's fields and the CSV submission spec)."""
-    return moved_attribute(__name__, name, _MOVED)
+# names that moved out of this module: the CSV submission spec, MLE-bench's leaderboard
+__getattr__ = moved_names(
+    __name__,
+    {
+        "SubmissionSpec": "mle_gym.grading.submission:SubmissionSpec",
+        "TARGET_KINDS": "mle_gym.grading.submission:TARGET_KINDS",
+        "Leaderboard": "mle_gym.families.mlebench.task:Leaderboard",
+        "GRADER_KINDS": "mle_gym.families.mlebench.task:GRADER_KINDS",
+    },
+)

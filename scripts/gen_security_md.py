@@ -321,6 +321,16 @@ GRADER_ROWS: list[tuple[str, str, str]] = [
 GRADERS_OUTRO = """\
 Grading always runs host-side (or in a fresh sandbox for reruns), never in the agent's
 processes, and every host access to a workspace is made with the episode frozen.
+
+Where the code is: each family is one package, `mle_gym/families/<family>/`, and its
+grader is that package's `grading.py`, reached only through the family hook
+`TaskFamily.grade`, which the env calls inside `MLEEnv.agent_stopped()` (MLE-bench:
+`mlebench/grading.py` with `format_check.py`; MLAgentBench: `mlagentbench/grading.py` with
+the hidden evaluators' runner `evaluation.py` and the timing guard `guard.py`; ML-Bench:
+`mlbench/grading.py` with `evidence.py`, `execution.py` and the tracer
+`mle_gym/sandbox/exectrace.py`). What a family shares — the sandboxes, the host file access
+`mle_gym/sandbox/hostfs.py`, the CSV reader and validator `mle_gym/grading/` — is in the
+core, which imports no family (an import contract checked in CI).
 """
 
 

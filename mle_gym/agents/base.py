@@ -18,6 +18,8 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from mle_gym._deprecation import moved_names
+
 
 class AgentError(RuntimeError):
     """An agent cannot produce an action (e.g. its model endpoint keeps failing)."""
@@ -147,9 +149,7 @@ class Agent(abc.ABC):
         """The next action given the last observation and info."""
 
 
-def __getattr__(name: str) -> Any:
-    """The agent factory's names, which moved to :mod:`mle_gym.agents.factory`."""
-    from mle_gym._deprecation import moved_attribute
-
-    moved = {n: f"mle_gym.agents.factory:{n}" for n in ("make_agent", "load_agent_class")}
-    return moved_attribute(__name__, name, moved)
+# the agent factory's names, which moved to mle_gym.agents.factory
+__getattr__ = moved_names(
+    __name__, {n: f"mle_gym.agents.factory:{n}" for n in ("make_agent", "load_agent_class")}
+)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mle_gym._deprecation import moved_attribute
+from mle_gym._deprecation import moved_names
 from mle_gym.agents.base import Agent, AgentError
 from mle_gym.families import family_class
 from mle_gym.families.base import ReferencePolicy
@@ -42,8 +42,7 @@ class ScriptedAgent(Agent):
         return self._policy.act(observation, info)
 
 
-def __getattr__(name: str) -> Any:
-    """``generic_solution``: moved to :mod:`mle_gym.families.mlebench.policy`."""
-    return moved_attribute(
-        __name__, name, {"generic_solution": "mle_gym.families.mlebench.policy:generic_solution"}
-    )
+# generic_solution moved to mle_gym.families.mlebench.policy
+__getattr__ = moved_names(
+    __name__, {"generic_solution": "mle_gym.families.mlebench.policy:generic_solution"}
+)

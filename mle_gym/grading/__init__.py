@@ -8,9 +8,7 @@ knows a benchmark family: MLE-bench's grader, medals and reports are in
 
 from __future__ import annotations
 
-from typing import Any
-
-from mle_gym._deprecation import moved_attribute
+from mle_gym._deprecation import moved_names
 from mle_gym.grading.csvread import read_submission
 from mle_gym.grading.errors import InvalidSubmission
 from mle_gym.grading.submission import SubmissionSpec
@@ -18,15 +16,14 @@ from mle_gym.grading.validation import validate_submission_frame
 
 __all__ = ["InvalidSubmission", "SubmissionSpec", "read_submission", "validate_submission_frame"]
 
-_MOVED = {
-    "GradeReport": "mle_gym.families.mlebench.grade_report:GradeReport",
-    "grade_submission": "mle_gym.families.mlebench.grading:grade_submission",
-    "invalid_report": "mle_gym.families.mlebench.grading:invalid_report",
-    "medals_for": "mle_gym.families.mlebench.leaderboard:medals_for",
-    "percentile_beaten": "mle_gym.families.mlebench.leaderboard:percentile_beaten",
-}
-
-
-def __getattr__(name: str) -> Any:
-    """MLE-bench's grading names, which moved to :mod:`mle_gym.families.mlebench`."""
-    return moved_attribute(__name__, name, _MOVED)
+# MLE-bench's grading names, which moved to mle_gym.families.mlebench
+__getattr__ = moved_names(
+    __name__,
+    {
+        "GradeReport": "mle_gym.families.mlebench.grade_report:GradeReport",
+        "grade_submission": "mle_gym.families.mlebench.grading:grade_submission",
+        "invalid_report": "mle_gym.families.mlebench.grading:invalid_report",
+        "medals_for": "mle_gym.families.mlebench.leaderboard:medals_for",
+        "percentile_beaten": "mle_gym.families.mlebench.leaderboard:percentile_beaten",
+    },
+)
