@@ -237,6 +237,12 @@ class MLEEnv(gym.Env[str, Any]):
         return None if self._ctx is None else self._ctx.fs
 
     @property
+    def submission_path(self) -> str | None:
+        """The sandbox path of the file ``submit`` hands in (the family's answer for the
+        current episode, e.g. ``/workspace/submission.csv``); None before ``reset``."""
+        return None if self._ctx is None else self._ctx.submission_path
+
+    @property
     def data_variant(self) -> str | None:
         """The prepared data variant the current episode runs on (e.g.
         ``replica-seed0-key…``); None before ``reset`` or for a task without data. A

@@ -185,3 +185,34 @@ def test_a_broken_folder_is_registered_but_make_says_what_is_wrong(
         gym.registry.pop("MLEBench/broken-task-v0", None)
         monkeypatch.delenv("MLE_GYM_TASKS_PATH")
         tasks._clear_caches()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("env_id", ["MLAgentBench/vectorization-v0", "MLBench/clusterlab-v0"])
+def test_code_around_the_env_takes_any_familys_task(env_id: str, tmp_path: Path) -> None:
+    """The random agent, the eval snapshot and the macro wrapper on tasks without MLE-bench's
+    CSV submission: they work, or (the macro wrapper, which needs one) refuse clearly."""
+    from mle_gym.agents import make_agent
+    from mle_gym.evaluation.snapshot import snapshot_env
+    from mle_gym.wrappers.macro import MacroActionWrapper
+
+    env = gym.make(env_id, sandbox="local")
+    try:
+        obs, info = env.reset(seed=0)
+        agent = make_agent("random", seed=0)
+        agent.reset({**info, "task": env.unwrapped.task, "observation": obs})
+        for _ in range(3):
+            obs, _, terminated, _, info = env.step(agent.act(obs, info))
+            if terminated:
+                break
+        submitted = env.unwrapped.submission_path
+        assert submitted is not None and submitted.startswith("/workspace/")
+        name = submitted.removeprefix("/workspace/")
+        (env.unwrapped.workspace / name).parent.mkdir(parents=True, exist_ok=True)
+        (env.unwrapped.workspace / name).write_text("x\n")
+        snap = snapshot_env(env, tmp_path / "final")
+        assert snap is not None and name in [f["path"] for f in snap.copied]
+        with pytest.raises(TypeError, match="needs a task graded on a CSV submission"):
+            MacroActionWrapper(env)
+    finally:
+        env.close()

@@ -27,9 +27,13 @@ class RandomAgent(Agent):
 
     def reset(self, task_info: dict[str, Any]) -> None:
         task = task_info.get("task")
-        if task is not None:
-            self.sample_file = f"data/{task.sample_submission_file}"
-            self.submission_file = task.submission.file
+        # tasks with a CSV submission and a sample of it (MLE-bench's) name both
+        sample = getattr(task, "sample_submission_file", None)
+        submission = getattr(task, "submission", None)
+        if sample:
+            self.sample_file = f"data/{sample}"
+        if submission is not None:
+            self.submission_file = submission.file
 
     def act(self, observation: str, info: dict[str, Any]) -> Any:
         if self.rng.random() < self.submit_prob:

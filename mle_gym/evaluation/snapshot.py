@@ -139,12 +139,14 @@ def snapshot_workspace(
 def snapshot_env(env: Any, dest: Path, **kwargs: Any) -> Snapshot | None:
     """:func:`snapshot_workspace` of ``env``'s current workspace with every agent process
     of the episode stopped meanwhile (``MLEEnv.agent_stopped``); None without a workspace.
-    ``first`` defaults to the task's submission file."""
+    ``first`` defaults to the episode's submission file (``MLEEnv.submission_path``)."""
     unwrapped = getattr(env, "unwrapped", env)
     workspace = getattr(unwrapped, "workspace", None)
     if workspace is None:
         return None
-    kwargs.setdefault("first", (unwrapped.task.submission.file,))
+    submitted = getattr(unwrapped, "submission_path", None)
+    if isinstance(submitted, str) and submitted.startswith("/workspace/"):
+        kwargs.setdefault("first", (submitted.removeprefix("/workspace/"),))
     stopped = getattr(unwrapped, "agent_stopped", None)
     with stopped() if stopped is not None else contextlib.nullcontext():
         return snapshot_workspace(Path(workspace), dest, **kwargs)

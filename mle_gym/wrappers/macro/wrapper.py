@@ -125,6 +125,11 @@ class MacroActionWrapper(gym.Wrapper):
         for attr in ("task", "limits", "file_view", "data_variant", "agent_stopped"):
             if not hasattr(base, attr):
                 raise TypeError(f"MacroActionWrapper needs an mle_gym env (no {attr!r})")
+        if not hasattr(base.task, "submission"):
+            raise TypeError(
+                f"MacroActionWrapper needs a task graded on a CSV submission (MLE-bench's); "
+                f"{base.task.env_id} is a task of the {base.task.family!r} family"
+            )
         #: the wrapped MLEEnv (its file view, data variant and agent_stopped())
         self._base = base
         self.task = base.task
