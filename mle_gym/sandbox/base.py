@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import abc
 import contextlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,6 +33,34 @@ def check_supervisor(supervisor: Sequence[str]) -> list[str]:
     if not argv or not all(isinstance(a, str) for a in argv):
         raise ValueError("supervisor must be a non-empty sequence of str arguments")
     return argv
+
+
+def agent_environment(
+    path: str, cpus: float, extra: Mapping[str, str], **more: str
+) -> dict[str, str]:
+    """The environment every agent process starts with (built from scratch, never the
+    host's): ``PATH``, the agent's home and locale, headless plotting, one math-library
+    thread per CPU of ``cpus``; then ``more`` (backend-specific) and ``extra`` (the
+    caller's)."""
+    threads = str(max(1, int(cpus)))
+    env = {
+        "PATH": path,
+        "HOME": WORKSPACE,
+        "USER": "agent",
+        **more,
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "TMPDIR": "/tmp",
+        "TERM": "dumb",
+        "PYTHONUNBUFFERED": "1",
+        "MPLBACKEND": "Agg",
+        "MPLCONFIGDIR": "/tmp/matplotlib",
+        "OMP_NUM_THREADS": threads,
+        "OPENBLAS_NUM_THREADS": threads,
+        "MKL_NUM_THREADS": threads,
+    }
+    env.update(extra)
+    return env
 
 
 class SandboxError(SetupError):

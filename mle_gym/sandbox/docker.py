@@ -63,6 +63,7 @@ from mle_gym.sandbox.base import (
     SandboxLimits,
     SandboxUnavailable,
     SpawnedProcess,
+    agent_environment,
     check_supervisor,
 )
 from mle_gym.sandbox.docker_control import SWEEP_WAIT_S, DockerControl
@@ -162,24 +163,7 @@ class DockerSandbox(DockerControl):
         return (self.uid, self.gid) if os.geteuid() == 0 else None
 
     def _sandbox_env(self, extra: dict[str, str]) -> dict[str, str]:
-        threads = str(max(1, int(self.limits.cpus)))
-        env = {
-            "PATH": PATH_IN_IMAGE,
-            "HOME": WORKSPACE,
-            "USER": "agent",
-            "LANG": "C.UTF-8",
-            "LC_ALL": "C.UTF-8",
-            "TMPDIR": "/tmp",
-            "TERM": "dumb",
-            "PYTHONUNBUFFERED": "1",
-            "MPLBACKEND": "Agg",
-            "MPLCONFIGDIR": "/tmp/matplotlib",
-            "OMP_NUM_THREADS": threads,
-            "OPENBLAS_NUM_THREADS": threads,
-            "MKL_NUM_THREADS": threads,
-        }
-        env.update(extra)
-        return env
+        return agent_environment(PATH_IN_IMAGE, self.limits.cpus, extra)
 
     def _start_container(self) -> None:
         api = self.client.api

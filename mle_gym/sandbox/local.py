@@ -68,6 +68,7 @@ from mle_gym.sandbox.base import (
     SandboxLimits,
     SandboxUnavailable,
     SpawnedProcess,
+    agent_environment,
     check_supervisor,
 )
 from mle_gym.sandbox.exec_client import SERVER_SOURCE, CommandOutcome, ExecServer, ServerDied
@@ -187,26 +188,9 @@ class LocalSandbox(LocalControl):
             f.chmod(0o644)
 
     def _sandbox_env(self, extra: dict[str, str]) -> dict[str, str]:
-        threads = str(max(1, int(self.limits.cpus)))
-        env = {
-            "PATH": self._runtime.path,
-            "HOME": WORKSPACE,
-            "USER": "agent",
-            "LOGNAME": "agent",
-            "SHELL": "/bin/sh",
-            "LANG": "C.UTF-8",
-            "LC_ALL": "C.UTF-8",
-            "TMPDIR": "/tmp",
-            "TERM": "dumb",
-            "PYTHONUNBUFFERED": "1",
-            "MPLBACKEND": "Agg",
-            "MPLCONFIGDIR": "/tmp/matplotlib",
-            "OMP_NUM_THREADS": threads,
-            "OPENBLAS_NUM_THREADS": threads,
-            "MKL_NUM_THREADS": threads,
-        }
-        env.update(extra)
-        return env
+        return agent_environment(
+            self._runtime.path, self.limits.cpus, extra, LOGNAME="agent", SHELL="/bin/sh"
+        )
 
     def _rlimits(self, cpu_limit: bool) -> list[str]:
         lim = self.limits
