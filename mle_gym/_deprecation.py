@@ -32,6 +32,7 @@ MOVED_MODULES: dict[str, str] = {
     "mle_gym.runner": "mle_gym.episode_runner",
     "mle_gym.evaluation.report": "mle_gym.evaluation.run_report",
     "mle_gym.grading.report": "mle_gym.families.mlebench.grade_report",
+    "mle_gym.cli.options": "mle_gym.cli.arguments",
     # MLE-bench: everything in families/mlebench/
     "mle_gym.prompts": "mle_gym.families.mlebench.prompts",
     "mle_gym.rewards": "mle_gym.families.mlebench.rewards",

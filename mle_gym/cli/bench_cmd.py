@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from mle_gym.cli.options import add_flag
+from mle_gym.cli.arguments import add_flag
 
 HELP = "measure the environment's overhead against its baselines (medians); table + JSON"
 DESCRIPTION = (

@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from mle_gym.cli.options import DATA_HELP, REWARD_MODE_HELP, SANDBOX_CHOICES, add_flag
+from mle_gym.cli.arguments import DATA_HELP, REWARD_MODE_HELP, SANDBOX_CHOICES, add_flag
 
 # Copies of mle_gym.evaluation.plan.BACKENDS and local_backend.START_METHODS: importing
 # mle_gym.evaluation would slow every `mle-gym` command by ~50 ms (tests/test_cli.py checks

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from mle_gym.cli.options import DATA_HELP
+from mle_gym.cli.arguments import DATA_HELP
 from mle_gym.textsafe import json_for_terminal
 
 

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from mle_gym.cli.options import add_flag
+from mle_gym.cli.arguments import add_flag
 
 
 def register(sub: Any) -> None:

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from mle_gym.cli.options import add_flag
+from mle_gym.cli.arguments import add_flag
 
 
 def register(sub: Any) -> None:

@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from mle_gym.cli.arguments import add_flag
 from mle_gym.cli.eval_cmd import summary
-from mle_gym.cli.options import add_flag
 
 REPORT_HELP = "rebuild report.json, report.md and plots of an evaluation run directory"
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mle_gym import paths
-from mle_gym.cli.options import DATA_HELP, REWARD_MODE_HELP, SANDBOX_CHOICES, add_flag
+from mle_gym.cli.arguments import DATA_HELP, REWARD_MODE_HELP, SANDBOX_CHOICES, add_flag
 from mle_gym.textsafe import escape_line, json_for_terminal, quote_block
 
 if TYPE_CHECKING:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from mle_gym.cli.options import add_flag
+from mle_gym.cli.arguments import add_flag
 
 
 def register(sub: Any) -> None:

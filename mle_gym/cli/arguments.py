@@ -1,4 +1,4 @@
-"""Argument helpers shared by the command modules of :mod:`mle_gym.cli`."""
+"""Argument helpers shared by the command modules of :mod:`mle_gym.cli` (flags, help texts)."""
 
 from __future__ import annotations
 
