@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ast
 import io
+import sys
 import tarfile
 import zipfile
 from pathlib import Path
@@ -218,16 +220,125 @@ def test_answer_columns_row_count_and_label_sets() -> None:
     assert authoring.label_sets(cells) == [{"a", "b"}, set(), set(), {"b"}]
 
 
-def test_mlebench_task_folders_import_only_the_authoring_api() -> None:
-    root = Path(__file__).resolve().parents[1] / "task_assets" / "mlebench"
+REPO = Path(__file__).resolve().parents[1]
+#: where MLE-bench task folders are: the built-in ones and the worked example of the docs
+MLEBENCH_FOLDER_ROOTS = (REPO / "task_assets" / "mlebench", REPO / "docs" / "examples" / "mlebench")
+#: file of an MLE-bench task folder -> the mle_gym modules it may import (a package: with
+#: its submodules)
+ALLOWED_MLE_GYM_IMPORTS = {
+    "grade.py": ("mle_gym.authoring",),
+    "prepare.py": ("mle_gym.authoring",),
+    "grading_cases.py": ("mle_gym.authoring", "mle_gym.families.mlebench.testing"),
+}
+#: what a grading_cases.py may import at module level besides the standard library and the
+#: modules above (an optional library such as scikit-learn is imported inside a function)
+GRADING_CASES_THIRD_PARTY = ("numpy", "pandas")
+
+
+def _folder_files(name: str) -> list[Path]:
+    return sorted(p for root in MLEBENCH_FOLDER_ROOTS for p in root.glob(f"*/{name}"))
+
+
+def _within(module: str, allowed: tuple[str, ...]) -> bool:
+    return any(module == a or module.startswith(f"{a}.") for a in allowed)
+
+
+def _imported(node: ast.Import | ast.ImportFrom) -> list[str]:
+    """The modules an import statement imports: each of ``import a, b``; ``a`` of ``from a
+    import b`` (whether ``a.b`` is a module is for the caller to try)."""
+    if isinstance(node, ast.Import):
+        return [alias.name for alias in node.names]
+    return [node.module or ""]
+
+
+def _import_offenders(source: str, allowed: tuple[str, ...]) -> list[tuple[int, str]]:
+    """(line, statement) of every import of an mle_gym module outside ``allowed`` in the
+    Python ``source``, at any depth (imports inside functions count)."""
     offenders = []
-    for path in sorted(root.glob("*/*.py")):
-        if path.name not in ("grade.py", "prepare.py"):
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Import | ast.ImportFrom):
             continue
-        for number, line in enumerate(path.read_text().splitlines(), 1):
-            stripped = line.strip()
-            if stripped.startswith(("from mle_gym", "import mle_gym")) and not stripped.startswith(
-                ("from mle_gym.authoring", "import mle_gym.authoring")
+        for module in _imported(node):
+            if module.split(".")[0] != "mle_gym" or _within(module, allowed):
+                continue
+            if isinstance(node, ast.ImportFrom) and all(
+                _within(f"{module}.{alias.name}", allowed) for alias in node.names
             ):
-                offenders.append(f"{path.relative_to(root)}:{number}: {stripped}")
+                continue  # from mle_gym import authoring
+            offenders.append((node.lineno, ast.unparse(node)))
+    return sorted(offenders)
+
+
+def _module_level_imports(tree: ast.Module) -> list[ast.Import | ast.ImportFrom]:
+    """The import statements run when the module is imported (not those in functions)."""
+    found: list[ast.Import | ast.ImportFrom] = []
+    pending: list[ast.stmt] = list(tree.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            found.append(node)
+        elif not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            pending.extend(n for n in ast.iter_child_nodes(node) if isinstance(n, ast.stmt))
+    return found
+
+
+def test_mlebench_task_folders_import_only_the_authoring_api() -> None:
+    """prepare.py and grade.py import mle_gym.authoring only; grading_cases.py also the
+    public grading-case kit mle_gym.families.mlebench.testing."""
+    offenders = []
+    for name, allowed in ALLOWED_MLE_GYM_IMPORTS.items():
+        paths = _folder_files(name)
+        assert paths, name
+        for path in paths:
+            found = _import_offenders(path.read_text(encoding="utf-8"), allowed)
+            offenders += [f"{path.relative_to(REPO)}:{line}: {text}" for line, text in found]
     assert offenders == []
+    assert len(_folder_files("grading_cases.py")) >= 53
+
+
+def test_grading_cases_import_no_test_or_optional_library_at_module_level() -> None:
+    """A grading_cases.py loads with the package's own dependencies: no pytest, no test
+    internals (the old tests/mlebench/grading_kit.py), no scikit-learn or scipy at import."""
+    allowed = ALLOWED_MLE_GYM_IMPORTS["grading_cases.py"]
+    offenders = []
+    for path in _folder_files("grading_cases.py"):
+        for node in _module_level_imports(ast.parse(path.read_text(encoding="utf-8"))):
+            for module in _imported(node):
+                top = module.split(".")[0]
+                ok = (
+                    module == "__future__"
+                    or top in sys.stdlib_module_names
+                    or top in GRADING_CASES_THIRD_PARTY
+                    or _within(module, allowed)
+                )
+                if not ok:
+                    offenders.append(f"{path.relative_to(REPO)}:{node.lineno}: {ast.unparse(node)}")
+    assert offenders == []
+
+
+def test_the_import_checks_see_an_offending_line() -> None:
+    """The checks above are not vacuous: a forbidden import is reported."""
+    source = (
+        "import pytest\n"
+        "from mle_gym import authoring\n"
+        "from mle_gym.families.mlebench.testing import Check\n"
+        "from mle_gym.families.mlebench.format_check import FormatChecker\n"
+        "def f():\n"
+        "    from sklearn.metrics import f1_score\n"
+        "    from mle_gym.tasks import get_task\n"
+    )
+    assert _import_offenders(source, ALLOWED_MLE_GYM_IMPORTS["grading_cases.py"]) == [
+        (4, "from mle_gym.families.mlebench.format_check import FormatChecker"),
+        (7, "from mle_gym.tasks import get_task"),
+    ]
+    assert _import_offenders(source, ALLOWED_MLE_GYM_IMPORTS["grade.py"])[0] == (
+        3,
+        "from mle_gym.families.mlebench.testing import Check",
+    )
+    top = sorted(m for node in _module_level_imports(ast.parse(source)) for m in _imported(node))
+    assert top == [
+        "mle_gym",
+        "mle_gym.families.mlebench.format_check",
+        "mle_gym.families.mlebench.testing",
+        "pytest",
+    ]

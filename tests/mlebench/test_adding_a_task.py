@@ -16,7 +16,6 @@ import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
-import grading_kit
 import gymnasium as gym
 import numpy as np
 import pandas as pd
@@ -24,8 +23,9 @@ import pytest
 
 import mle_gym
 from mle_gym.families.mlebench import prepare as sources
+from mle_gym.families.mlebench import testing
 from mle_gym.families.mlebench.grading import grade_submission
-from mle_gym.tasks import TaskError, get_task, task_errors
+from mle_gym.tasks import TaskError, all_tasks, get_task, task_errors
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "docs" / "examples" / "mlebench" / "tiny-house-prices"
@@ -103,11 +103,11 @@ def test_one_folder_is_discovered_registered_prepared_and_graded(
 
     # the test suite finds the folder's grading cases (test_grading_cases.py runs them
     # for every folder found this way), and they pass
-    params = {p.id for p in grading_kit.case_params()}
+    params = {p.id for p in testing.case_params(all_tasks().values())}
     assert {f"{TASK_ID}-rmse", f"{TASK_ID}-worse"} <= params
-    for name, check in grading_kit.load_cases(task.folder).items():
+    for name in testing.load_cases(task.folder):
         (tmp_path / name).mkdir()
-        check(task, tmp_path / name)
+        testing.run_case(task, name, tmp_path / name)
 
     data = sources.prepare_kaggle(task, competition_zip(tmp_path / "tiny-house-prices.zip"))
     public = sorted(p.name for p in data.public.iterdir())

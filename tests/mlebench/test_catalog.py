@@ -1,8 +1,11 @@
-"""The MLE-bench catalog as a whole: 82 registered ids, figures, metrics, graders, data paths.
+"""The MLE-bench catalog as a whole: registered ids, figures, metrics, graders, data paths.
 
-Each competition's figures are written once, in its folder's reference.json;
-`scripts/generate_mlebench_tasks.py` writes them into task.yaml and the table in
-`scripts/mlebench_reference/`, and the tests here check both are in sync.
+MLE-bench's own list of competitions per split is the committed data file
+``mlebench_splits.json`` (82 ids); every one of them must be registered with its split, and a
+task folder beyond that list needs no edit anywhere. Each competition's figures are written
+once, in its folder's reference.json; `scripts/generate_mlebench_tasks.py` writes them into
+task.yaml and the table in `scripts/mlebench_reference/`, and the tests here check both are in
+sync.
 """
 
 from __future__ import annotations
@@ -29,6 +32,10 @@ from mle_gym.tasks import TaskError, all_tasks, evaluation_set, get_task, task_e
 REPO = Path(__file__).resolve().parents[2]
 TABLE = REPO / "scripts" / "mlebench_reference"
 MLEBENCH_TASKS = REPO / "task_assets" / "mlebench"
+#: MLE-bench's competition ids per split (low = lite, medium, high, dev): the benchmark's list
+MLEBENCH_SPLITS: dict[str, list[str]] = json.loads(
+    (Path(__file__).with_name("mlebench_splits.json")).read_text(encoding="utf-8")
+)["splits"]
 
 
 def _generator() -> Any:
@@ -61,12 +68,29 @@ def test_no_invalid_task_folders() -> None:
     assert task_errors() == []
 
 
-def test_all_82_competitions_registered() -> None:
-    assert len(ROWS) == 82
+def test_the_mlebench_list_is_whole() -> None:
+    """The data file is MLE-bench's list: 22 low, 38 medium, 15 high and 7 dev ids, once each."""
+    assert {split: len(ids) for split, ids in MLEBENCH_SPLITS.items()} == {
+        "low": 22,
+        "medium": 38,
+        "high": 15,
+        "dev": 7,
+    }
+    every = [i for ids in MLEBENCH_SPLITS.values() for i in ids]
+    assert len(set(every)) == len(every) == 82
+
+
+def test_every_mlebench_competition_is_registered_with_its_split() -> None:
+    """A superset check: MLE-bench's competitions are all there; more may be."""
     registered = set(mle_gym.register_all())
-    missing = [i for i in IDS if f"MLEBench/{i}-v0" not in registered]
+    tasks = {s.id: s for s in all_tasks().values() if s.benchmark == "MLEBench"}
+    expected = {i: split for split, ids in MLEBENCH_SPLITS.items() for i in ids}
+    # MLE-bench's competitions and every built-in folder (each with its figures)
+    missing = sorted(i for i in {*expected, *IDS} if f"MLEBench/{i}-v0" not in registered)
     assert missing == []
-    assert len([s for s in all_tasks().values() if s.benchmark == "MLEBench"]) == 82
+    assert {i: tasks[i].split for i in expected} == expected
+    builtin = {i for i, task in tasks.items() if task.folder.parent == MLEBENCH_TASKS}
+    assert builtin == set(IDS)
 
 
 @pytest.mark.parametrize("row", ROWS, ids=IDS)

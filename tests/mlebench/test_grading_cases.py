@@ -1,7 +1,8 @@
 """The grading test cases of every MLE-bench task folder, found where the folder is.
 
-Every task folder with a ``grading_cases.py`` (see ``grading_kit.py`` for its format) has
-each of its checks run as ``test_grading_case[<task id>-<case name>]``: tiny synthetic files
+Every task folder with a ``grading_cases.py`` (its format: the public kit
+:mod:`mle_gym.families.mlebench.testing`) has each of its checks run as
+``test_grading_case[<task id>-<case name>]``: tiny synthetic files
 in the competition's real format graded end to end (a perfect submission gets the metric's
 best value, an imperfect one the value computed independently the way MLE-bench's
 ``grade.py`` computes it, a malformed one is invalid), plus the folder's own checks.
@@ -15,51 +16,56 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import grading_kit
 import gymnasium as gym
 import pytest
 
 import mle_gym  # noqa: F401  (registers the environments)
 from mle_gym.data.store import DataNotPrepared
+from mle_gym.families.mlebench import testing
 from mle_gym.tasks import TaskSpec, all_tasks, get_task
 
 MLEBENCH = sorted(
     (s for s in all_tasks().values() if s.benchmark == "MLEBench"), key=lambda s: s.id
 )
 REGISTERED_ONLY = [s.id for s in MLEBENCH if not s.kaggle_supported]
-RAW_CHECKS = (grading_kit.RawGrading, grading_kit.KeyedRawGrading)
+RAW_CHECKS = (testing.RawGrading, testing.KeyedRawGrading)
 
 
-@pytest.mark.parametrize(("competition", "case"), grading_kit.case_params())
+def _case_params() -> list[object]:
+    """``pytest.param(task id, case name)`` per case of every folder, id ``<task>-<case>``."""
+    params = testing.case_params(all_tasks().values())
+    return [pytest.param(p.task_id, p.case, id=p.id) for p in params]
+
+
+@pytest.mark.parametrize(("competition", "case"), _case_params())
 def test_grading_case(competition: str, case: str, tmp_path: Path) -> None:
-    task = get_task(competition)
-    grading_kit.load_cases(task.folder)[case](task, tmp_path)
+    testing.run_case(get_task(competition), case, tmp_path)
 
 
 def _has_raw_case(task: TaskSpec) -> bool:
-    checks = grading_kit.load_cases(task.folder).values()
+    checks = testing.load_cases(task.folder).values()
     return any(isinstance(check, RAW_CHECKS) for check in checks)
 
 
 END_TO_END_CHECKS = (
-    grading_kit.ExactGrading,
-    grading_kit.WorseCase,
-    grading_kit.RawGrading,
-    grading_kit.KeyedRawGrading,
+    testing.ExactGrading,
+    testing.WorseCase,
+    testing.RawGrading,
+    testing.KeyedRawGrading,
 )
 
 
 def test_every_registered_only_task_has_end_to_end_grading_cases() -> None:
     """Each of them grades at least one case end to end (files in, score or invalid out)."""
-    assert len(REGISTERED_ONLY) == 53
-    with_cases = {s.id for s in grading_kit.tasks_with_cases()}
+    assert REGISTERED_ONLY  # 53 of MLE-bench's competitions when this was written
+    with_cases = {s.id for s in testing.tasks_with_cases(all_tasks().values())}
     assert sorted(set(REGISTERED_ONLY) - with_cases) == []
     without_end_to_end = [
         competition
         for competition in REGISTERED_ONLY
         if not any(
             isinstance(check, END_TO_END_CHECKS)
-            for check in grading_kit.load_cases(get_task(competition).folder).values()
+            for check in testing.load_cases(get_task(competition).folder).values()
         )
     ]
     assert without_end_to_end == []

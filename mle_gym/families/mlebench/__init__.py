@@ -6,7 +6,7 @@ The family's parts (the layout every family shares, see :mod:`mle_gym.families`)
 :mod:`.grading` (the grader, with :mod:`.format_check`, :mod:`.leaderboard` and
 :mod:`.grade_report`), :mod:`.rewards`, :mod:`.prompts` and :mod:`.policy` (the scripted
 reference policy). Task folders use :mod:`mle_gym.authoring`; their grading cases
-:mod:`.authoring`.
+(``grading_cases.py``) the public kit :mod:`.testing`.
 """
 
 from __future__ import annotations

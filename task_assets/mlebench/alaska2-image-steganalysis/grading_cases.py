@@ -1,19 +1,21 @@
 """Grading test cases of this competition (run by tests/mlebench/test_grading_cases.py).
 
 Synthetic files in the competition's real format, graded end to end; the kinds of case
-and the shared oracles are in tests/mlebench/grading_kit.py.
+and the shared oracles are in mle_gym.families.mlebench.testing.
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from grading_kit import Check, ExactCase, ExactGrading
-from sklearn.metrics import auc, roc_curve
+
+from mle_gym.families.mlebench.testing import Check, ExactCase, ExactGrading
 
 
 def alaska_weighted_auc(labels: np.ndarray, scores: np.ndarray) -> float:
     """Weighted AUC as MLE-bench computes it: sklearn's ROC curve with a point at TPR 0.4."""
+    from sklearn.metrics import auc, roc_curve
+
     fpr, tpr, _ = roc_curve(labels, scores)
     fpr, tpr = list(fpr), list(tpr)
     for level in (0.0, 0.4, 1.0):

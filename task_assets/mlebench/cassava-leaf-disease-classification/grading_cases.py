@@ -1,16 +1,17 @@
 """Grading test cases of this competition (run by tests/mlebench/test_grading_cases.py).
 
 Synthetic files in the competition's real format, graded end to end; the kinds of case
-and the shared oracles are in tests/mlebench/grading_kit.py.
+and the shared oracles are in mle_gym.families.mlebench.testing.
 """
 
 from __future__ import annotations
 
-from grading_kit import Check, ExactCase, ExactGrading, case_classes
-from sklearn.metrics import accuracy_score
+from mle_gym.families.mlebench.testing import Check, ExactCase, ExactGrading, case_classes
 
 
 def case() -> ExactCase:
+    from sklearn.metrics import accuracy_score
+
     return case_classes(
         "image_id",
         "label",

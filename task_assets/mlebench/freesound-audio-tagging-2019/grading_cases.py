@@ -1,21 +1,22 @@
 """Grading test cases of this competition (run by tests/mlebench/test_grading_cases.py).
 
 Synthetic files in the competition's real format, graded end to end; the kinds of case
-and the shared oracles are in tests/mlebench/grading_kit.py.
+and the shared oracles are in mle_gym.families.mlebench.testing.
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from grading_kit import Check, ExactCase, ExactGrading
-from sklearn.metrics import label_ranking_average_precision_score
 
-from mle_gym.tasks import get_task
+from mle_gym.families.mlebench.testing import Check, ExactCase, ExactGrading, MLEBenchTask
 
 
-def case_freesound() -> ExactCase:
-    classes = list(get_task("freesound-audio-tagging-2019").submission.target_columns)
+def case_freesound(task: MLEBenchTask) -> ExactCase:
+    """The case for ``task`` (its target columns are the classes)."""
+    from sklearn.metrics import label_ranking_average_precision_score
+
+    classes = list(task.submission.target_columns)
     rng = np.random.default_rng(0)
     truth = np.zeros((5, len(classes)), dtype=int)
     truth[0, [1, 5]] = 1
@@ -36,5 +37,5 @@ def case_freesound() -> ExactCase:
 
 
 CASES: dict[str, Check] = {
-    "grading": ExactGrading(case_freesound),
+    "grading": ExactGrading(case_freesound, takes_task=True),
 }

@@ -1,21 +1,22 @@
 """Grading test cases of this competition (run by tests/mlebench/test_grading_cases.py).
 
 Synthetic files in the competition's real format, graded end to end; the kinds of case
-and the shared oracles are in tests/mlebench/grading_kit.py.
+and the shared oracles are in mle_gym.families.mlebench.testing.
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from grading_kit import Check, ExactCase, ExactGrading
-from scipy.stats import spearmanr
 
-from mle_gym.tasks import get_task
+from mle_gym.families.mlebench.testing import Check, ExactCase, ExactGrading, MLEBenchTask
 
 
-def case_quest() -> ExactCase:
-    classes = list(get_task("google-quest-challenge").submission.target_columns)
+def case_quest(task: MLEBenchTask) -> ExactCase:
+    """The case for ``task`` (its target columns are the classes)."""
+    from scipy.stats import spearmanr
+
+    classes = list(task.submission.target_columns)
     rng = np.random.default_rng(1)
     truth = rng.choice([0.0, 1 / 3, 0.5, 2 / 3, 1.0], size=(8, len(classes)))
     truth[0], truth[1] = 0.0, 1.0  # no constant answer column
@@ -32,5 +33,5 @@ def case_quest() -> ExactCase:
 
 
 CASES: dict[str, Check] = {
-    "grading": ExactGrading(case_quest),
+    "grading": ExactGrading(case_quest, takes_task=True),
 }

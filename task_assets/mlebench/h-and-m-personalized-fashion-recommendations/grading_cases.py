@@ -1,7 +1,7 @@
 """Grading test cases of this competition (run by tests/mlebench/test_grading_cases.py).
 
 Synthetic files in the competition's real format, graded end to end; the kinds of case
-and the shared oracles are in tests/mlebench/grading_kit.py.
+and the shared oracles are in mle_gym.families.mlebench.testing.
 """
 
 from __future__ import annotations
@@ -11,21 +11,21 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import pytest
-from grading_kit import (
+
+from mle_gym.families.mlebench.testing import (
     Check,
+    FormatChecker,
+    MLEBenchTask,
     RawCase,
     RawFormat,
     RawGrading,
     RawSampleScore,
     ap_at_k,
+    assert_score,
+    expect_invalid,
     grade_file,
     raw_files,
 )
-
-from mle_gym.families.mlebench.format_check import FormatChecker
-from mle_gym.grading import InvalidSubmission
-from mle_gym.tasks import TaskSpec
 
 # Kaggle's sample submission: the same 12 articles for everyone, with leading zeros
 HM_POPULAR = (
@@ -67,19 +67,19 @@ def raw_case_hm() -> RawCase:
     )
 
 
-def buyers_only_each_customer_once(task: TaskSpec, tmp_path: Path) -> None:
+def buyers_only_each_customer_once(task: MLEBenchTask, tmp_path: Path) -> None:
     task, case, answers = raw_files(task, raw_case_hm, tmp_path)
     buyers = case.answers["customer_id"].tolist()
     # only the buyers, in another order, plus a customer unknown to the sample: all fine
     only = case.perfect[case.perfect["customer_id"].isin(buyers)].iloc[::-1]
     only = pd.concat([only, pd.DataFrame({"customer_id": ["ffff"], "prediction": ["1"]})])
     report = grade_file(task, tmp_path, answers, "buyers.csv", only)
-    assert report.valid and report.score == pytest.approx(1.0)
+    assert_score(report, 1.0)
     # ranks past 12 do not count: the right article at rank 13 scores 0 for that customer
     late = case.perfect.copy()
     late.loc[2, "prediction"] = " ".join(["999999999"] * 12 + ["372860001"])
     report = grade_file(task, tmp_path, answers, "late.csv", late)
-    assert report.score == pytest.approx(2 / 3, abs=1e-5)
+    assert_score(report, 2 / 3, abs=1e-5)
     # a customer listed twice is refused, even an unscored one
     twice = pd.concat([case.perfect, case.perfect.iloc[[1]]])
     report = grade_file(task, tmp_path, answers, "twice.csv", twice)
@@ -88,7 +88,7 @@ def buyers_only_each_customer_once(task: TaskSpec, tmp_path: Path) -> None:
     sample = tmp_path / "sample_submission.csv"
     case.sample.to_csv(sample, index=False)
     (tmp_path / "few.csv").write_text(only.to_csv(index=False), encoding="utf-8")
-    with pytest.raises(InvalidSubmission, match="missing from the submission"):
+    with expect_invalid("missing from the submission"):
         FormatChecker(task, sample).check(tmp_path / "few.csv", "few.csv")
 
 

@@ -1,7 +1,7 @@
 """Grading test cases of this competition (run by tests/mlebench/test_grading_cases.py).
 
 Synthetic files in the competition's real format, graded end to end; the kinds of case
-and the shared oracles are in tests/mlebench/grading_kit.py.
+and the shared oracles are in mle_gym.families.mlebench.testing.
 """
 
 from __future__ import annotations
@@ -10,16 +10,24 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import pytest
-from grading_kit import Check, RawCase, RawFormat, RawGrading, grade_file, raw_files
-from scipy.special import rel_entr
 
-from mle_gym.tasks import TaskSpec
+from mle_gym.families.mlebench.testing import (
+    Check,
+    MLEBenchTask,
+    RawCase,
+    RawFormat,
+    RawGrading,
+    assert_score,
+    grade_file,
+    raw_files,
+)
 
 HMS_VOTES = ["seizure_vote", "lpd_vote", "gpd_vote", "lrda_vote", "grda_vote", "other_vote"]
 
 
 def raw_case_hms() -> RawCase:
+    from scipy.special import rel_entr
+
     eeg = [568657, 568657, 582999, 642382, 642382, 642382]
     votes = np.array(
         [
@@ -66,12 +74,14 @@ def raw_case_hms() -> RawCase:
     )
 
 
-def pairs_repeated_eeg_ids_in_file_order(task: TaskSpec, tmp_path: Path) -> None:
+def pairs_repeated_eeg_ids_in_file_order(task: MLEBenchTask, tmp_path: Path) -> None:
+    from scipy.special import rel_entr
+
     task, case, answers = raw_files(task, raw_case_hms, tmp_path)
     # whole eeg_id blocks moved around, rows of one eeg_id in order: still perfect
     moved = case.perfect.iloc[[3, 4, 2, 0, 5, 1]]
     report = grade_file(task, tmp_path, answers, "moved.csv", moved)
-    assert report.valid and report.score == pytest.approx(0.0, abs=1e-9)
+    assert_score(report, 0.0, abs=1e-9)
     # the answers' vote counts are turned into shares: a one-hot guess of row 1 costs log(3)
     guess = case.perfect.copy()
     guess.loc[0, HMS_VOTES] = [0, 0, 1, 0, 0, 0]
@@ -79,7 +89,7 @@ def pairs_repeated_eeg_ids_in_file_order(task: TaskSpec, tmp_path: Path) -> None
     report = grade_file(task, tmp_path, answers, "onehot.csv", guess)
     shares = np.array([1 / 3, 2 / 3])
     cost = float(rel_entr(shares, [1e-15, 1 - 1e-15]).sum()) / 6
-    assert report.valid and report.score == pytest.approx(cost, abs=1e-5)
+    assert_score(report, cost, abs=1e-5)
     # as many rows as the sample, but 642382 once too often and 568657 once too rarely
     counts = case.perfect.copy()
     counts.loc[1, "eeg_id"] = 642382

@@ -1,7 +1,7 @@
 """Grading test cases of this competition (run by tests/mlebench/test_grading_cases.py).
 
 Synthetic files in the competition's real format, graded end to end; the kinds of case
-and the shared oracles are in tests/mlebench/grading_kit.py.
+and the shared oracles are in mle_gym.families.mlebench.testing.
 """
 
 from __future__ import annotations
@@ -10,11 +10,18 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import pytest
-from grading_kit import Check, RawCase, RawFormat, RawGrading, RawSampleScore, grade_file, raw_files
-from sklearn.metrics import roc_auc_score
 
-from mle_gym.tasks import TaskSpec
+from mle_gym.families.mlebench.testing import (
+    Check,
+    MLEBenchTask,
+    RawCase,
+    RawFormat,
+    RawGrading,
+    RawSampleScore,
+    assert_score,
+    grade_file,
+    raw_files,
+)
 
 JIGSAW_IDENTITIES = [
     "male",
@@ -31,6 +38,8 @@ JIGSAW_IDENTITIES = [
 
 def jigsaw_like_mlebench(answers: pd.DataFrame, predictions: np.ndarray) -> float:
     """MLE-bench's formula with scikit-learn: everything cut at 0.5, then ROC AUCs."""
+    from sklearn.metrics import roc_auc_score
+
     truth = (answers["toxicity"].to_numpy() >= 0.5).astype(int)
     guess = (np.asarray(predictions) >= 0.5).astype(int)
     kinds: list[list[float]] = [[], [], []]
@@ -85,12 +94,12 @@ def raw_case_jigsaw() -> RawCase:
     )
 
 
-def matches_ids_ignores_side_of_threshold(task: TaskSpec, tmp_path: Path) -> None:
+def matches_ids_ignores_side_of_threshold(task: MLEBenchTask, tmp_path: Path) -> None:
     task, case, answers = raw_files(task, raw_case_jigsaw, tmp_path)
     # any score on the right side of 0.5 is perfect; rows in any order
     sided = case.perfect.assign(prediction=np.where(case.perfect["prediction"] >= 0.5, 0.5, 0.49))
     report = grade_file(task, tmp_path, answers, "sided.csv", sided.iloc[::-1])
-    assert report.valid and report.score == pytest.approx(1.0)
+    assert_score(report, 1.0)
     blank = case.perfect.astype(str)
     blank.loc[4, "prediction"] = ""
     report = grade_file(task, tmp_path, answers, "blank.csv", blank)

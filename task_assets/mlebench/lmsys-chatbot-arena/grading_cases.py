@@ -1,16 +1,14 @@
 """Grading test cases of this competition (run by tests/mlebench/test_grading_cases.py).
 
 Synthetic files in the competition's real format, graded end to end; the kinds of case
-and the shared oracles are in tests/mlebench/grading_kit.py.
+and the shared oracles are in mle_gym.families.mlebench.testing.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from grading_kit import Check, WorseCase, score
-
-from mle_gym.tasks import TaskSpec
+from mle_gym.families.mlebench.testing import Check, MLEBenchTask, WorseCase, score
 
 CASE = WorseCase(
     answers={
@@ -40,7 +38,7 @@ CASE = WorseCase(
 )
 
 
-def requires_rows_summing_to_one(task: TaskSpec, tmp_path: Path) -> None:
+def requires_rows_summing_to_one(task: MLEBenchTask, tmp_path: Path) -> None:
     case = CASE
     report = score(task, tmp_path, case.answers, case.malformed)
     assert "must add up to 1" in report.message and "30192" in report.message

@@ -1,7 +1,7 @@
 """Grading test cases of this competition (run by tests/mlebench/test_grading_cases.py).
 
 Synthetic files in the competition's real format, graded end to end; the kinds of case
-and the shared oracles are in tests/mlebench/grading_kit.py.
+and the shared oracles are in mle_gym.families.mlebench.testing.
 """
 
 from __future__ import annotations
@@ -10,10 +10,8 @@ import math
 from pathlib import Path
 
 import pandas as pd
-import pytest
-from grading_kit import Check, WorseCase, score
 
-from mle_gym.tasks import TaskSpec
+from mle_gym.families.mlebench.testing import Check, MLEBenchTask, WorseCase, assert_score, score
 
 
 def _osic_exact(answers: pd.DataFrame) -> pd.DataFrame:
@@ -50,7 +48,7 @@ CASE = WorseCase(
 )
 
 
-def scores_only_the_three_latest_measured_weeks(task: TaskSpec, tmp_path: Path) -> None:
+def scores_only_the_three_latest_measured_weeks(task: MLEBenchTask, tmp_path: Path) -> None:
     answers = CASE.answers
     base = _osic_exact(pd.DataFrame(answers).astype(str).replace("nan", "")).astype(str)
     # unscored rows: ID00001 week -1 (a 4th-latest measurement) and every blank week
@@ -60,7 +58,7 @@ def scores_only_the_three_latest_measured_weeks(task: TaskSpec, tmp_path: Path) 
     changed.loc[1, "Confidence"] = ""
     report = score(task, tmp_path, answers, changed)
     assert report.valid, report.message
-    assert report.score == pytest.approx(-math.log(math.sqrt(2) * 70), abs=1e-5)
+    assert_score(report, -math.log(math.sqrt(2) * 70), abs=1e-5)
     # a blank FVC on a scored row (ID00001 week 3) cannot be scored
     blank = base.copy()
     blank.loc[4, "FVC"] = ""
@@ -70,7 +68,7 @@ def scores_only_the_three_latest_measured_weeks(task: TaskSpec, tmp_path: Path) 
     low = base.copy()
     low["Confidence"] = ""
     report = score(task, tmp_path, answers, low)
-    assert report.score == pytest.approx(-math.log(math.sqrt(2) * 70), abs=1e-5)
+    assert_score(report, -math.log(math.sqrt(2) * 70), abs=1e-5)
 
 
 CASES: dict[str, Check] = {

@@ -1,16 +1,14 @@
 """Grading test cases of this competition (run by tests/mlebench/test_grading_cases.py).
 
 Synthetic files in the competition's real format, graded end to end; the kinds of case
-and the shared oracles are in tests/mlebench/grading_kit.py.
+and the shared oracles are in mle_gym.families.mlebench.testing.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from grading_kit import Check, WorseCase, score
-
-from mle_gym.tasks import TaskSpec
+from mle_gym.families.mlebench.testing import Check, MLEBenchTask, WorseCase, score
 
 CASE = WorseCase(
     answers={"segment_id": [1000213997, 1000015382], "time_to_eruption": [24500000, 11250000]},
@@ -23,7 +21,7 @@ CASE = WorseCase(
 )
 
 
-def mae_is_rounded(task: TaskSpec, tmp_path: Path) -> None:
+def mae_is_rounded(task: MLEBenchTask, tmp_path: Path) -> None:
     case = CASE
     report = score(task, tmp_path, case.answers, case.imperfect)
     assert report.score == 562.0  # mean(123.4, 1000) = 561.7

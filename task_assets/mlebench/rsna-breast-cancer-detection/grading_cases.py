@@ -1,17 +1,14 @@
 """Grading test cases of this competition (run by tests/mlebench/test_grading_cases.py).
 
 Synthetic files in the competition's real format, graded end to end; the kinds of case
-and the shared oracles are in tests/mlebench/grading_kit.py.
+and the shared oracles are in mle_gym.families.mlebench.testing.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-from grading_kit import Check, WorseCase, score
-
-from mle_gym.tasks import TaskSpec
+from mle_gym.families.mlebench.testing import Check, MLEBenchTask, WorseCase, assert_score, score
 
 CASE = WorseCase(
     answers={
@@ -30,12 +27,12 @@ CASE = WorseCase(
 )
 
 
-def predictions_are_clipped(task: TaskSpec, tmp_path: Path) -> None:
+def predictions_are_clipped(task: MLEBenchTask, tmp_path: Path) -> None:
     case = CASE
     ids = case.answers["prediction_id"]
     clipped = {"prediction_id": ids, "cancer": [-3, 1.7, 0, 4]}
     report = score(task, tmp_path, case.answers, clipped)
-    assert report.valid and report.score == pytest.approx(1.0)
+    assert_score(report, 1.0)
     # all zero: MLE-bench's precision is 0/0 = NaN in numpy, and the score 0
     zeros = {"prediction_id": ids, "cancer": [0, 0, 0, -0.2]}
     report = score(task, tmp_path, case.answers, zeros)

@@ -1,7 +1,7 @@
 """Grading test cases of this competition (run by tests/mlebench/test_grading_cases.py).
 
 Synthetic files in the competition's real format, graded end to end; the kinds of case
-and the shared oracles are in tests/mlebench/grading_kit.py.
+and the shared oracles are in mle_gym.families.mlebench.testing.
 """
 
 from __future__ import annotations
@@ -11,17 +11,17 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import pytest
-from grading_kit import (
+
+from mle_gym.families.mlebench.testing import (
     Check,
     KeyedRawCase,
     KeyedRawFormat,
     KeyedRawGrading,
+    MLEBenchTask,
+    assert_score,
     grade_frame,
     keyed_raw_files,
 )
-
-from mle_gym.tasks import TaskSpec
 
 TRIPS = ["2021-08-24-US-SVL-1-GooglePixel5", "2021-08-24-US-SVL-1-SamsungGalaxyS20Ultra"]
 
@@ -82,7 +82,7 @@ def raw_case_smartphone() -> KeyedRawCase:
     )
 
 
-def rows_and_coordinates_are_checked(task: TaskSpec, tmp_path: Path) -> None:
+def rows_and_coordinates_are_checked(task: MLEBenchTask, tmp_path: Path) -> None:
     task, case, answers = keyed_raw_files(task, raw_case_smartphone, tmp_path)
     report = grade_frame(task, tmp_path, "short", case.answers.iloc[1:], answers)
     assert not report.valid and "10 rows but 11" in report.message
@@ -99,7 +99,7 @@ def rows_and_coordinates_are_checked(task: TaskSpec, tmp_path: Path) -> None:
     east = case.answers.copy()
     east.loc[east["tripId"] == TRIPS[0], "LatitudeDegrees"] += 1e-4
     report = grade_frame(task, tmp_path, "east", east, answers)
-    assert report.score == pytest.approx(6_371_000 * math.radians(1e-4) / 2, abs=1e-5)
+    assert_score(report, 6_371_000 * math.radians(1e-4) / 2, abs=1e-5)
 
 
 CASES: dict[str, Check] = {

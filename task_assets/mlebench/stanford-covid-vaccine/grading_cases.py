@@ -1,17 +1,14 @@
 """Grading test cases of this competition (run by tests/mlebench/test_grading_cases.py).
 
 Synthetic files in the competition's real format, graded end to end; the kinds of case
-and the shared oracles are in tests/mlebench/grading_kit.py.
+and the shared oracles are in mle_gym.families.mlebench.testing.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-from grading_kit import Check, WorseCase, score
-
-from mle_gym.tasks import TaskSpec
+from mle_gym.families.mlebench.testing import Check, MLEBenchTask, WorseCase, assert_score, score
 
 CASE = WorseCase(
     answers={
@@ -42,10 +39,10 @@ CASE = WorseCase(
 )
 
 
-def scores_three_columns_on_kept_rows(task: TaskSpec, tmp_path: Path) -> None:
+def scores_three_columns_on_kept_rows(task: MLEBenchTask, tmp_path: Path) -> None:
     case = CASE
     report = score(task, tmp_path, case.answers, case.imperfect)
-    assert report.score == pytest.approx(0.1 / 3, abs=1e-5)
+    assert_score(report, 0.1 / 3, abs=1e-5)
 
 
 CASES: dict[str, Check] = {

@@ -1,12 +1,12 @@
 """Grading test cases of this competition (run by tests/mlebench/test_grading_cases.py).
 
 Synthetic files in the competition's real format, graded end to end; the kinds of case
-and the shared oracles are in tests/mlebench/grading_kit.py.
+and the shared oracles are in mle_gym.families.mlebench.testing.
 """
 
 from __future__ import annotations
 
-from grading_kit import Check, WorseCase
+from mle_gym.families.mlebench.testing import Check, WorseCase
 
 CASE = WorseCase(
     answers={

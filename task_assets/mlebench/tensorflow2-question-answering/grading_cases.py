@@ -1,7 +1,7 @@
 """Grading test cases of this competition (run by tests/mlebench/test_grading_cases.py).
 
 Synthetic files in the competition's real format, graded end to end; the kinds of case
-and the shared oracles are in tests/mlebench/grading_kit.py.
+and the shared oracles are in mle_gym.families.mlebench.testing.
 """
 
 from __future__ import annotations
@@ -9,10 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pandas as pd
-import pytest
-from grading_kit import Check, WorseCase, score
 
-from mle_gym.tasks import TaskSpec
+from mle_gym.families.mlebench.testing import Check, MLEBenchTask, WorseCase, assert_score, score
 
 
 def _tf2qa_first_answer(answers: pd.DataFrame) -> pd.DataFrame:
@@ -60,13 +58,13 @@ CASE = WorseCase(
 )
 
 
-def blank_is_right_only_without_an_answer(task: TaskSpec, tmp_path: Path) -> None:
+def blank_is_right_only_without_an_answer(task: MLEBenchTask, tmp_path: Path) -> None:
     case = CASE
     submission = {"example_id": case.answers["example_id"], "PredictionString": [""] * 6}
     report = score(task, tmp_path, case.answers, submission)
-    assert report.score == pytest.approx(2 / 6, abs=1e-5)
+    assert_score(report, 2 / 6, abs=1e-5)
     case_imperfect = score(task, tmp_path, case.answers, case.imperfect)
-    assert case_imperfect.score == pytest.approx(4 / 6, abs=1e-5)
+    assert_score(case_imperfect, 4 / 6, abs=1e-5)
 
 
 CASES: dict[str, Check] = {

@@ -1,17 +1,14 @@
 """Grading test cases of this competition (run by tests/mlebench/test_grading_cases.py).
 
 Synthetic files in the competition's real format, graded end to end; the kinds of case
-and the shared oracles are in tests/mlebench/grading_kit.py.
+and the shared oracles are in mle_gym.families.mlebench.testing.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-from grading_kit import Check, WorseCase, score
-
-from mle_gym.tasks import TaskSpec
+from mle_gym.families.mlebench.testing import Check, MLEBenchTask, WorseCase, assert_score, score
 
 CASE = WorseCase(
     answers={
@@ -29,7 +26,7 @@ CASE = WorseCase(
 )
 
 
-def with_an_empty_reference(task: TaskSpec, tmp_path: Path) -> None:
+def with_an_empty_reference(task: MLEBenchTask, tmp_path: Path) -> None:
     case = CASE
     answers = {**case.answers, "selected_text": ["happy bday!", "so sad", ""]}
     ids = case.answers["textID"]
@@ -46,7 +43,7 @@ def with_an_empty_reference(task: TaskSpec, tmp_path: Path) -> None:
         answers,
         {"textID": ids, "selected_text": ["happy bday!", "so sad", "what"]},
     )
-    assert guessed.score == pytest.approx(2 / 3, abs=1e-5)
+    assert_score(guessed, 2 / 3, abs=1e-5)
 
 
 CASES: dict[str, Check] = {

@@ -1,7 +1,7 @@
 """Grading test cases of this competition (run by tests/mlebench/test_grading_cases.py).
 
 Synthetic files in the competition's real format, graded end to end; the kinds of case
-and the shared oracles are in tests/mlebench/grading_kit.py.
+and the shared oracles are in mle_gym.families.mlebench.testing.
 """
 
 from __future__ import annotations
@@ -11,19 +11,19 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import pytest
-from grading_kit import (
+
+from mle_gym.families.mlebench.testing import (
     Check,
     KeyedRawCase,
     KeyedRawFormat,
     KeyedRawGrading,
+    MLEBenchTask,
+    assert_close,
+    assert_score,
+    dice_hausdorff_combo,
     grade_frame,
     keyed_raw_files,
 )
-from scipy.spatial.distance import directed_hausdorff
-
-from mle_gym.grading.metrics.segmentation import dice_hausdorff_combo
-from mle_gym.tasks import TaskSpec
 
 UW_HEIGHT, UW_WIDTH = 5, 6
 
@@ -57,6 +57,8 @@ def dense(rle: str) -> np.ndarray:
 
 
 def hausdorff_like_mlebench(pred: np.ndarray, true: np.ndarray) -> float:
+    from scipy.spatial.distance import directed_hausdorff
+
     if not pred.any() and not true.any():
         return math.nan
     if np.array_equal(pred, true):
@@ -116,20 +118,20 @@ def raw_case_uw() -> KeyedRawCase:
     )
 
 
-def matches_the_library_combo_and_checks_masks(task: TaskSpec, tmp_path: Path) -> None:
+def matches_the_library_combo_and_checks_masks(task: MLEBenchTask, tmp_path: Path) -> None:
     task, case, answers = keyed_raw_files(task, raw_case_uw, tmp_path)
     truth = [dense(r) for k in UW_TRUTH for r in UW_TRUTH[k]]
     guess = [dense(r) for k in UW_GUESS for r in UW_GUESS[k]]
     ids = [k for k in UW_TRUTH for _ in UW_CLASSES]
-    assert dice_hausdorff_combo(truth, guess, ids) == pytest.approx(case.expected, abs=1e-9)
+    assert_close(dice_hausdorff_combo(truth, guess, ids), case.expected, abs=1e-9)
     # a prediction more than ten times the true volume counts as Hausdorff distance 1
     flood = {**UW_TRUTH, "case7_day0_slice_0065": ["1 30", "", ""]}
     report = grade_frame(task, tmp_path, "flood", _uw_rows(flood), answers)
-    assert report.score == pytest.approx(uw_like_mlebench(UW_TRUTH, flood), abs=1e-5)
+    assert_score(report, uw_like_mlebench(UW_TRUTH, flood), abs=1e-5)
     # pandas reads "nan" as missing, i.e. an empty mask, as MLE-bench does
     nan = _uw_rows(UW_TRUTH).replace({"predicted": {"": "nan"}})
     report = grade_frame(task, tmp_path, "nan", nan, answers)
-    assert report.valid and report.score == pytest.approx(1.0)
+    assert_score(report, 1.0)
     missing = _uw_rows(UW_TRUTH).iloc[:-1]
     report = grade_frame(task, tmp_path, "missing", missing, answers)
     assert not report.valid and "case7_day0_slice_0066, class stomach" in report.message

@@ -1,17 +1,14 @@
 """Grading test cases of this competition (run by tests/mlebench/test_grading_cases.py).
 
 Synthetic files in the competition's real format, graded end to end; the kinds of case
-and the shared oracles are in tests/mlebench/grading_kit.py.
+and the shared oracles are in mle_gym.families.mlebench.testing.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-from grading_kit import Check, WorseCase, score
-
-from mle_gym.tasks import TaskSpec
+from mle_gym.families.mlebench.testing import Check, MLEBenchTask, WorseCase, assert_score, score
 
 CASE = WorseCase(
     answers={
@@ -30,10 +27,10 @@ CASE = WorseCase(
 )
 
 
-def ignores_the_expiratory_phase(task: TaskSpec, tmp_path: Path) -> None:
+def ignores_the_expiratory_phase(task: MLEBenchTask, tmp_path: Path) -> None:
     case = CASE
     report = score(task, tmp_path, case.answers, case.imperfect)
-    assert report.score == pytest.approx(1.0)
+    assert_score(report, 1.0)
 
 
 CASES: dict[str, Check] = {

@@ -1,17 +1,14 @@
 """Grading test cases of this competition (run by tests/mlebench/test_grading_cases.py).
 
 Synthetic files in the competition's real format, graded end to end; the kinds of case
-and the shared oracles are in tests/mlebench/grading_kit.py.
+and the shared oracles are in mle_gym.families.mlebench.testing.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-from grading_kit import Check, WorseCase, score
-
-from mle_gym.tasks import TaskSpec
+from mle_gym.families.mlebench.testing import Check, MLEBenchTask, WorseCase, assert_score, score
 
 CASE = WorseCase(
     answers={"Id": ["a"], "Predicted": ["3 4 12 2"], "width": [5], "height": [4]},
@@ -21,7 +18,7 @@ CASE = WorseCase(
 )
 
 
-def rejects_overlapping_runs(task: TaskSpec, tmp_path: Path) -> None:
+def rejects_overlapping_runs(task: MLEBenchTask, tmp_path: Path) -> None:
     case = CASE
     report = score(
         task,
@@ -31,7 +28,7 @@ def rejects_overlapping_runs(task: TaskSpec, tmp_path: Path) -> None:
     )
     assert not report.valid and "run-length" in report.message
     partial = score(task, tmp_path, case.answers, case.imperfect)
-    assert partial.score == pytest.approx(5 / 5.5, abs=1e-5)  # tp 4, fn 2, fp 0
+    assert_score(partial, 5 / 5.5, abs=1e-5)  # tp 4, fn 2, fp 0
 
 
 CASES: dict[str, Check] = {

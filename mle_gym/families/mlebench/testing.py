@@ -1,0 +1,212 @@
+"""Grading test cases of MLE-bench task folders: the public kit (like ``numpy.testing``).
+
+A competition's grading tests live in its folder, ``<task root>/mlebench/<id>/grading_cases.py``,
+which defines ``CASES: dict[str, Check]`` (case name -> check) and imports only from this
+module and :mod:`mle_gym.authoring` (plus numpy, pandas and the standard library; an optional
+library such as scikit-learn or scipy is imported inside the function that needs it). A
+:data:`Check` is called with the task and a fresh temporary directory and raises
+``AssertionError`` when the case does not hold. The project's test suite
+(``tests/mlebench/test_grading_cases.py``) finds every folder's file with
+:func:`case_params` and runs each check as the test ``<id>-<case name>`` with
+:func:`run_case`; any other test runner can do the same.
+
+Tiny synthetic files in the competition's real format are graded end to end by the project's
+grader, and the scores are compared with values computed independently (the oracles of
+:mod:`.testing_oracles`, re-exported here, and the folder's own) the way MLE-bench's
+``grade.py`` computes them. The kinds of case (:mod:`.testing_checks`, re-exported here):
+
+* :class:`ExactCase` (through :class:`ExactGrading`): a perfect submission gets the metric's
+  best value, an imperfect one exactly the expected value, a malformed one is invalid.
+* :class:`WorseCase`: the same with an imperfect submission that need only score worse;
+  it is its own check.
+* :class:`RawCase` (``grader: raw`` competitions whose submissions are not one row per
+  answers id): :class:`RawGrading`, :class:`RawFormat`, :class:`RawSampleScore`.
+* :class:`KeyedRawCase` (``grader: raw``, rows keyed by a pair of columns):
+  :class:`KeyedRawGrading`, :class:`KeyedRawFormat`.
+
+Any other ``(task, tmp_path) -> None`` function is a check too (a folder's own checks); it
+grades files with :func:`grade_file`, :func:`grade_frame` or :func:`score` and asserts with
+:func:`assert_score`, :func:`assert_close`, :func:`assert_invalid` and :func:`expect_invalid`
+/ :func:`raises`. Importing this module imports neither pytest nor scikit-learn.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from mle_gym.families.mlebench.format_check import FormatChecker
+from mle_gym.families.mlebench.grade_report import GradeReport
+from mle_gym.families.mlebench.task import MLEBenchTask
+from mle_gym.families.mlebench.testing_checks import (
+    Check,
+    ExactCase,
+    ExactGrading,
+    KeyedRawCase,
+    KeyedRawFormat,
+    KeyedRawGrading,
+    Raised,
+    RawCase,
+    RawFormat,
+    RawGrading,
+    RawSampleScore,
+    WorseCase,
+    assert_close,
+    assert_invalid,
+    assert_score,
+    case_classes,
+    case_tag_lists,
+    check_perfect_and_imperfect,
+    close,
+    expect_invalid,
+    grade_file,
+    grade_frame,
+    is_worse,
+    keyed_raw_files,
+    raises,
+    raw_files,
+    score,
+    write_csv,
+)
+from mle_gym.families.mlebench.testing_oracles import (
+    ap_at_k,
+    dense_mask,
+    levenshtein,
+    macro_f1,
+    micro_f1_like_mlebench,
+)
+from mle_gym.grading.errors import InvalidSubmission
+from mle_gym.grading.metrics.segmentation import dice_hausdorff_combo
+from mle_gym.spec import TaskSpec
+
+__all__ = [
+    "CASES_FILE",
+    "CaseParam",
+    "Check",
+    "ExactCase",
+    "ExactGrading",
+    "FormatChecker",
+    "GradeReport",
+    "InvalidSubmission",
+    "KeyedRawCase",
+    "KeyedRawFormat",
+    "KeyedRawGrading",
+    "MLEBenchTask",
+    "Raised",
+    "RawCase",
+    "RawFormat",
+    "RawGrading",
+    "RawSampleScore",
+    "WorseCase",
+    "ap_at_k",
+    "assert_close",
+    "assert_invalid",
+    "assert_score",
+    "case_classes",
+    "case_params",
+    "case_tag_lists",
+    "check_perfect_and_imperfect",
+    "close",
+    "dense_mask",
+    "dice_hausdorff_combo",
+    "expect_invalid",
+    "grade_file",
+    "grade_frame",
+    "is_worse",
+    "keyed_raw_files",
+    "levenshtein",
+    "load_cases",
+    "macro_f1",
+    "micro_f1_like_mlebench",
+    "raises",
+    "raw_files",
+    "run_case",
+    "score",
+    "tasks_with_cases",
+    "write_csv",
+]
+
+#: the file of a task folder that holds its grading cases
+CASES_FILE = "grading_cases.py"
+
+
+@cache
+def load_cases(folder: Path) -> dict[str, Check]:
+    """The ``CASES`` of ``folder/grading_cases.py``, imported once per folder.
+
+    The file is imported as the module ``mlebench_grading_cases.<folder name>``.
+    ``ValueError`` if it defines no ``CASES`` mapping of case names to callables; an
+    exception raised while importing it passes through.
+    """
+    path = folder / CASES_FILE
+    name = f"mlebench_grading_cases.{folder.name}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise ValueError(f"{path} cannot be imported")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses defined in the file look their module up
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    cases = getattr(module, "CASES", None)
+    if not isinstance(cases, dict) or not cases:
+        raise ValueError(f"{path} defines no CASES (a non-empty dict: case name -> check)")
+    bad = sorted(str(key) for key, check in cases.items() if not callable(check))
+    if bad or not all(isinstance(key, str) for key in cases):
+        raise ValueError(f"{path}: CASES must map names to callables; not callable: {bad}")
+    return cases
+
+
+def tasks_with_cases(tasks: Iterable[TaskSpec]) -> list[MLEBenchTask]:
+    """Those of ``tasks`` that are MLE-bench tasks whose folder has a grading_cases.py,
+    sorted by id.
+
+    Pass every discovered task (``mle_gym.tasks.all_tasks().values()``: the folders of
+    every task root, the built-in ``task_assets`` and ``$MLE_GYM_TASKS_PATH``).
+    """
+    found = (t for t in tasks if isinstance(t, MLEBenchTask) and (t.folder / CASES_FILE).is_file())
+    return sorted(found, key=lambda t: t.id)
+
+
+@dataclass(frozen=True)
+class CaseParam:
+    """One grading case of one task: what a test runner parametrizes a test with."""
+
+    task_id: str
+    case: str
+
+    @property
+    def id(self) -> str:
+        """The test's id, ``<task id>-<case name>``."""
+        return f"{self.task_id}-{self.case}"
+
+
+def case_params(tasks: Iterable[TaskSpec]) -> list[CaseParam]:
+    """Every case of every folder of :func:`tasks_with_cases` ``(tasks)``, in task order
+    and then in the order of the folder's ``CASES``."""
+    return [
+        CaseParam(task.id, name)
+        for task in tasks_with_cases(tasks)
+        for name in load_cases(task.folder)
+    ]
+
+
+def run_case(task: TaskSpec, case: str, tmp_path: Path) -> None:
+    """Run the case named ``case`` of ``task``'s folder in ``tmp_path`` (a fresh, empty
+    directory); ``AssertionError`` when the case does not hold.
+
+    ``TypeError`` if ``task`` is not an MLE-bench task, ``KeyError`` (naming the known
+    cases) if its folder has no such case.
+    """
+    if not isinstance(task, MLEBenchTask):
+        raise TypeError(f"{task.id} is not an MLE-bench task ({type(task).__name__})")
+    cases = load_cases(task.folder)
+    if case not in cases:
+        raise KeyError(f"{task.folder / CASES_FILE} has no case {case!r}; it has {sorted(cases)}")
+    cases[case](task, tmp_path)
