@@ -24,6 +24,7 @@ from mle_gym.grading.metrics.regression import (
 )
 from mle_gym.grading.metrics.segmentation import (
     dice,
+    dice_hausdorff_combo,
     global_dice,
     hausdorff_distance,
     rle_decode,
@@ -38,6 +39,7 @@ __all__ = [
     "LYFT_IOU_THRESHOLDS",
     "Box3D",
     "dice",
+    "dice_hausdorff_combo",
     "get_metric",
     "global_dice",
     "grouped_log_mae",

@@ -80,7 +80,6 @@ from mle_gym.families.mlebench.testing_oracles import (
     micro_f1_like_mlebench,
 )
 from mle_gym.grading.errors import InvalidSubmission
-from mle_gym.grading.metrics.segmentation import dice_hausdorff_combo
 from mle_gym.spec import TaskSpec
 
 __all__ = [
@@ -112,7 +111,6 @@ __all__ = [
     "check_perfect_and_imperfect",
     "close",
     "dense_mask",
-    "dice_hausdorff_combo",
     "expect_invalid",
     "grade_file",
     "grade_frame",

@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from mle_gym.authoring.metrics import dice_hausdorff_combo
 from mle_gym.families.mlebench.testing import (
     Check,
     KeyedRawCase,
@@ -20,7 +21,6 @@ from mle_gym.families.mlebench.testing import (
     MLEBenchTask,
     assert_close,
     assert_score,
-    dice_hausdorff_combo,
     grade_frame,
     keyed_raw_files,
 )
