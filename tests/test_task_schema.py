@@ -212,7 +212,8 @@ def test_mlagentbench_block_keeps_unknown_keys_and_reads_bare_strings(tmp_path: 
 @pytest.mark.parametrize(
     ("field", "value", "message"),
     [
-        ("mlbench.repository", "x", r"unknown field 'mlbench\.repository'; known: source,"),
+        ("mlbench.repo_url", "x", r"unknown field 'mlbench\.repo_url'; known: source,"),
+        ("mlbench.repository", "x", r"mlbench\.repository: must be a git URL"),
         ("mlbench.split", "most", r"mlbench\.split: must be one of"),
         ("mlbench.context", "all", r"mlbench\.context: must be one of"),
         ("mlbench.run_timeout_s", 0, r"mlbench\.run_timeout_s: Input should be greater than 0"),

@@ -27,6 +27,7 @@ from mle_gym.families.mlbench.pins import (
     PinTable,
     SubmodulePin,
     Superproject,
+    known_repositories,
 )
 from mle_gym.families.mlbench.prepare import select_pins
 from mle_gym.families.mlbench.repos import RepoResolver, RepoUnavailable
@@ -345,11 +346,33 @@ def test_every_real_mlbench_task_names_one_submodule() -> None:
     assert chosen["deepfloyd-if"][0].folder == "if"
     assert chosen["open-clip"][0].url.endswith("/open_clip.git")
     assert select_pins(table, []) == list(table.pins)
-    with pytest.raises(ValueError, match=r"no submodule .* named 'nope' \(submodules: dgl, bert"):
+    with pytest.raises(ValueError, match=r"no submodule .* named 'nope' \(submodules: .*\bdgl\b"):
         select_pins(table, ["nope"])
     # dataset URLs find their submodule whatever their case or suffix
     assert table.find("https://github.com/salesforce/lavis").folder == "lavis"  # type: ignore[union-attr]
     assert table.find("https://github.com/deep-floyd/IF/").folder == "if"  # type: ignore[union-attr]
+
+
+def test_the_known_repositories_are_the_ones_task_folders_declare(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    real = [t for t in all_tasks().values() if t.family == "mlbench" and t.config.github_id]
+    declared = {t.repository for t in real}  # type: ignore[attr-defined]
+    assert None not in declared and len(declared) == 14
+    assert set(KNOWN_REPOSITORIES) == declared == set(known_repositories())
+    monkeypatch.delenv(ENV_URL, raising=False)
+    extra = "https://example.org/lab/newrepo.git"
+    assert not Superproject.from_environment().covers(extra)
+    # one more folder on $MLE_GYM_TASKS_PATH declaring its URL: consulted for it too
+    folder = tmp_path / "root" / "mlbench" / "newrepo"
+    folder.mkdir(parents=True)
+    (folder / "task.yaml").write_text(
+        f"id: newrepo\nbenchmark: MLBench\nmlbench:\n  repository: {extra}\n"
+    )
+    monkeypatch.setenv("MLE_GYM_TASKS_PATH", str(tmp_path / "root"))
+    assert known_repositories()[-1] == extra and len(known_repositories()) == 15
+    assert Superproject.from_environment().covers(extra)
+    assert not Superproject.from_environment().covers("https://example.org/lab/other")
 
 
 @pytest.fixture

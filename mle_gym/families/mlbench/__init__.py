@@ -5,6 +5,8 @@ The pieces, one concern each:
 * :mod:`~mle_gym.families.mlbench.schema` — an example of the Hugging Face schema, validated;
 * :mod:`~mle_gym.families.mlbench.loader` — examples from the hub, a local export or the
   bundled offline set, by split;
+* :mod:`~mle_gym.families.mlbench.folders` — the task folders: bundled repositories (one
+  folder each: task, ``repository/``, ``examples/``) and the repository URLs tasks declare;
 * :mod:`~mle_gym.families.mlbench.repos` — the repository checkout an example runs in;
 * :mod:`~mle_gym.families.mlbench.workspace` — episode and grading copies of a checkout;
 * :mod:`~mle_gym.families.mlbench.argcheck` and :mod:`~mle_gym.families.mlbench.execution` — the

@@ -8,14 +8,19 @@ Sources (:func:`load_examples`):
 * a path — a local export in the Hugging Face schema: one ``.jsonl``/``.json``/
   ``.parquet`` file, or a folder laid out like the dataset repository
   (``<split>.jsonl``, ``<split>.parquet``, ``data/<split>-*.parquet`` ...);
-* ``"bundled"`` — the offline examples shipped with mle_gym
-  (``task_assets/mlbench/examples/<split>.jsonl``), over the small repositories of
-  ``task_assets/mlbench/repos/``.
+* ``"bundled"`` — the offline examples of every bundled repository
+  (:func:`~mle_gym.families.mlbench.folders.bundled_repositories`: each folder
+  ``<task root>/mlbench/<name>/`` with a ``repository/``, in the built-in
+  ``task_assets`` or ``$MLE_GYM_TASKS_PATH``), read from each one's
+  ``examples/<split>.jsonl``; a repository without that file has no example of the
+  split. Each row must name its own folder's repository (``github:
+  mle-gym://<name>``); the examples come in id order.
 
 Splits are ML-Bench's: ``full`` (260 examples), ``quarter`` (68), ``id_train`` and
 ``ood_train``. Every row is validated (:mod:`mle_gym.families.mlbench.schema`); ids must be
-unique. Errors are :class:`MLBenchDataError` (or :class:`ExampleError` for a bad
-row) with the file, line and field at fault.
+unique (across all bundled repositories for ``"bundled"``). Errors are
+:class:`MLBenchDataError` (or :class:`ExampleError` for a bad row) with the file, line
+and field at fault.
 """
 
 from __future__ import annotations
@@ -26,23 +31,18 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from mle_gym import paths
-from mle_gym.errors import SetupError
+from mle_gym.families.mlbench.folders import (
+    EXAMPLES_DIR,
+    BundledRepository,
+    MLBenchDataError,
+    bundled_repositories,
+)
 from mle_gym.families.mlbench.schema import ExampleError, MLBenchExample, parse_example
 
 HF_DATASET = "super-dainiu/ml-bench"
 SPLITS = ("full", "quarter", "id_train", "ood_train")
 SUFFIXES = (".jsonl", ".json", ".parquet")
 SOURCE_ALIASES = {"hf": "hf", "huggingface": "hf", "hub": "hf", "bundled": "bundled"}
-
-
-class MLBenchDataError(SetupError):
-    """Examples cannot be loaded; the message says what is missing and how to get it."""
-
-
-def bundled_dir() -> Path:
-    """``task_assets/mlbench``: the offline repositories and their examples."""
-    return paths.builtin_task_assets() / "mlbench"
 
 
 def check_split(split: str) -> str:
@@ -53,16 +53,15 @@ def check_split(split: str) -> str:
 
 
 def load_examples(source: str | Path = "bundled", split: str = "full") -> list[MLBenchExample]:
-    """The examples of ``split`` from ``source`` (see the module docstring), in file order."""
+    """The examples of ``split`` from ``source`` (see the module docstring): in file order,
+    or in id order for ``"bundled"``."""
     check_split(split)
     key = SOURCE_ALIASES.get(str(source).lower()) if isinstance(source, str) else None
+    if key == "bundled":
+        return _bundled_examples(split)
     if key == "hf":
         rows: Iterable[tuple[str, Mapping[str, Any]]] = _hf_rows(split)
         origin = f"{HF_DATASET} (split {split})"
-    elif key == "bundled":
-        folder = bundled_dir() / "examples"
-        rows = _path_rows(folder, split)
-        origin = str(folder)
     else:
         path = Path(source).expanduser()
         if not path.exists():
@@ -76,16 +75,77 @@ def load_examples(source: str | Path = "bundled", split: str = "full") -> list[M
     examples: list[MLBenchExample] = []
     seen: dict[int, str] = {}
     for where, row in rows:
-        example = parse_example(row, where)
-        if example.id in seen:
-            raise ExampleError(
-                f"{where}: id {example.id} is used twice (first at {seen[example.id]})"
-            )
-        seen[example.id] = where
-        examples.append(example)
+        _add(examples, seen, parse_example(row, where), where)
     if not examples:
         raise MLBenchDataError(f"no ML-Bench examples of split {split!r} in {origin}")
     return examples
+
+
+def _add(
+    examples: list[MLBenchExample], seen: dict[int, str], example: MLBenchExample, where: str
+) -> None:
+    """Append ``example`` (read at ``where``); ExampleError naming both places if its id
+    was seen before."""
+    if example.id in seen:
+        raise ExampleError(f"{where}: id {example.id} is used twice (first at {seen[example.id]})")
+    seen[example.id] = where
+    examples.append(example)
+
+
+# -- the bundled repositories ---------------------------------------------------------------
+
+
+def bundled_split_file(repo: BundledRepository, split: str) -> Path | None:
+    """``repo``'s ``examples/<split>.jsonl``, or None when it has none. MLBenchDataError
+    for a file in ``examples/`` that is not ``<split>.jsonl`` of one of :data:`SPLITS`
+    (a misnamed file would otherwise be ignored without a word)."""
+    folder = repo.examples_dir
+    if not folder.is_dir():
+        return None
+    expected = {f"{s}.jsonl" for s in SPLITS}
+    for entry in sorted(folder.iterdir()):
+        if entry.name.startswith("."):
+            continue
+        if entry.name not in expected or not entry.is_file():
+            raise MLBenchDataError(
+                f"{entry}: not an examples file; the {EXAMPLES_DIR}/ folder of a bundled "
+                f"repository holds one <split>.jsonl file per split "
+                f"({', '.join(sorted(expected))})"
+            )
+    path = folder / f"{split}.jsonl"
+    return path if path.is_file() else None
+
+
+def _bundled_examples(split: str) -> list[MLBenchExample]:
+    """The examples of ``split`` of every bundled repository, in id order."""
+    repos = bundled_repositories()
+    if not repos:
+        raise MLBenchDataError(
+            "no bundled ML-Bench repository found: one is a folder <task root>/mlbench/<name>/ "
+            "holding repository/ and examples/, in task_assets or a folder of "
+            "$MLE_GYM_TASKS_PATH"
+        )
+    examples: list[MLBenchExample] = []
+    seen: dict[int, str] = {}
+    for repo in repos.values():
+        path = bundled_split_file(repo, split)
+        if path is None:
+            continue
+        for where, row in _read_json(path):
+            example = parse_example(row, where)
+            if example.github != repo.url:
+                raise ExampleError(
+                    f"{where}: field 'github' is {example.github!r}, but the examples of "
+                    f"{repo.folder} run in its own repository: write {repo.url!r}"
+                )
+            _add(examples, seen, example, where)
+    if not examples:
+        names = ", ".join(repos)
+        raise MLBenchDataError(
+            f"no ML-Bench examples of split {split!r} in the bundled repositories ({names}): "
+            f"none has an {EXAMPLES_DIR}/{split}.jsonl"
+        )
+    return sorted(examples, key=lambda e: e.id)
 
 
 def write_jsonl(examples: Iterable[MLBenchExample | Mapping[str, Any]], path: Path) -> Path:

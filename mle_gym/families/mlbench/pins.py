@@ -21,7 +21,9 @@ README documents the submodule checkout and the Hugging Face dataset
 local clone of ML-Bench) and ``$MLE_GYM_MLBENCH_SUPERPROJECT_COMMIT`` (a commit, or a
 branch/tag — resolved once, then cached under that name until refreshed), or by building
 a :class:`Superproject` yourself. The default superproject is consulted only for the
-repositories ML-Bench is known to use (:data:`KNOWN_REPOSITORIES`), so a pin is never
+repositories the task folders declare (``mlbench: {repository: <git URL>}`` in a
+task.yaml of the built-in ``task_assets`` or of ``$MLE_GYM_TASKS_PATH``:
+:func:`known_repositories`, also readable as ``KNOWN_REPOSITORIES``), so a pin is never
 looked for over the network for some other repository; a superproject you name is
 consulted for any repository.
 
@@ -45,6 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from mle_gym import paths
+from mle_gym.families.mlbench.folders import declared_repositories
 from mle_gym.families.mlbench.schema import repo_name_of
 
 log = logging.getLogger(__name__)
@@ -57,27 +60,17 @@ ENV_COMMIT = "MLE_GYM_MLBENCH_SUPERPROJECT_COMMIT"
 FETCH_TIMEOUT_S = 600.0
 TABLE_FORMAT = 1
 
-#: The repositories of ML-Bench's ``.gitmodules`` (its ``repos/`` submodules).
-KNOWN_REPOSITORIES = (
-    "https://github.com/dmlc/dgl.git",
-    "https://github.com/google-research/bert.git",
-    "https://github.com/deep-floyd/IF.git",
-    "https://github.com/eriklindernoren/PyTorch-GAN.git",
-    "https://github.com/salesforce/LAVIS.git",
-    "https://github.com/facebookresearch/esm.git",
-    "https://github.com/xmu-xiaoma666/External-Attention-pytorch.git",
-    "https://github.com/thuml/Time-Series-Library.git",
-    "https://github.com/NVIDIA/vid2vid.git",
-    "https://github.com/vinits5/learning3d.git",
-    "https://github.com/microsoft/muzic.git",
-    "https://github.com/IDEA-Research/Grounded-Segment-Anything.git",
-    "https://github.com/mlfoundations/open_clip.git",
-    "https://github.com/huggingface/pytorch-image-models.git",
-)
-
 _FULL_SHA = re.compile(r"^[0-9a-f]{40}$")
 _REF = re.compile(r"^[A-Za-z0-9._][A-Za-z0-9._/-]*$")
 _GITLINK = "160000"
+
+
+def known_repositories() -> tuple[str, ...]:
+    """The repositories ML-Bench's default superproject is consulted for: the git URLs
+    the ML-Bench task folders declare (``mlbench: {repository: ...}``), read from the
+    task roots at each call (:func:`~mle_gym.families.mlbench.folders.declared_repositories`).
+    For the built-in tasks these are the 14 submodules of ML-Bench's ``.gitmodules``."""
+    return declared_repositories()
 
 
 class PinsUnavailable(RuntimeError):
@@ -204,13 +197,14 @@ class Superproject:
     @classmethod
     def from_environment(cls, cache: Path | None = None) -> Superproject:
         """ML-Bench's superproject, with ``$MLE_GYM_MLBENCH_SUPERPROJECT`` and
-        ``$MLE_GYM_MLBENCH_SUPERPROJECT_COMMIT`` applied. Consulted only for
-        :data:`KNOWN_REPOSITORIES` unless the URL was overridden."""
+        ``$MLE_GYM_MLBENCH_SUPERPROJECT_COMMIT`` applied. Consulted only for the
+        repositories the task folders declare (:func:`known_repositories`, read now)
+        unless the URL was overridden."""
         url = os.environ.get(ENV_URL, "").strip()
         ref = os.environ.get(ENV_COMMIT, "").strip() or DEFAULT_COMMIT
         if url:
             return cls(url=url, ref=ref, cache=cache)
-        return cls(url=DEFAULT_URL, ref=ref, only=KNOWN_REPOSITORIES, cache=cache)
+        return cls(url=DEFAULT_URL, ref=ref, only=known_repositories(), cache=cache)
 
     @property
     def cache_dir(self) -> Path:
@@ -424,3 +418,11 @@ def url_key(url: str) -> str:
     """A repository URL compared loosely: ignoring case, surrounding blanks, a trailing
     slash and a ``.git`` suffix."""
     return str(url).strip().rstrip("/").removesuffix(".git").lower()
+
+
+def __getattr__(name: str) -> tuple[str, ...]:
+    """``KNOWN_REPOSITORIES``: :func:`known_repositories`, computed when read (the former
+    constant, now the URLs the task folders declare)."""
+    if name == "KNOWN_REPOSITORIES":
+        return known_repositories()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

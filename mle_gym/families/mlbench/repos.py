@@ -3,8 +3,9 @@
 :class:`RepoResolver` maps an example's ``github`` URL to a checkout on this host, in
 this order:
 
-1. ``mle-gym://<name>``: a repository shipped with mle_gym
-   (``task_assets/mlbench/repos/<name>``);
+1. ``mle-gym://<name>``: a bundled repository, the ``repository/`` folder of a task
+   folder ``<task root>/mlbench/<name>/`` in the built-in ``task_assets`` or a folder of
+   ``$MLE_GYM_TASKS_PATH`` (:func:`~mle_gym.families.mlbench.folders.bundled_repositories`);
 2. a local checkout given by the user: ``local={"dgl": "/src/dgl", ...}`` (keys are
    repository names or URLs), or a folder holding one checkout per repository name
    (e.g. ML-Bench's own ``repos/`` folder of submodules);
@@ -35,6 +36,7 @@ from pathlib import Path
 
 from mle_gym import paths
 from mle_gym.errors import SetupError
+from mle_gym.families.mlbench.folders import BUNDLED_SCHEME, bundled_repositories
 from mle_gym.families.mlbench.pins import (
     PinsUnavailable,
     PinTable,
@@ -47,7 +49,6 @@ from mle_gym.families.mlbench.schema import repo_name_of
 
 log = logging.getLogger(__name__)
 
-BUNDLED_SCHEME = "mle-gym://"
 CLONE_TIMEOUT_S = 1800.0
 _COMMIT = re.compile(r"^[0-9a-f]{7,40}$")
 
@@ -67,22 +68,16 @@ class RepoCheckout:
     commit: str | None = None
 
 
-def bundled_repos_dir() -> Path:
-    """``task_assets/mlbench/repos``."""
-    return paths.builtin_task_assets() / "mlbench" / "repos"
-
-
 def cache_dir() -> Path:
     """``$MLE_GYM_HOME/mlbench/repos``."""
     return paths.home() / "mlbench" / "repos"
 
 
 def bundled_repo_names() -> list[str]:
-    """Names of the repositories shipped with mle_gym."""
-    root = bundled_repos_dir()
-    if not root.is_dir():
-        return []
-    return sorted(p.name for p in root.iterdir() if p.is_dir() and (p / "README.md").is_file())
+    """Names of the bundled repositories of every task root, sorted (MLBenchDataError for
+    a broken bundled folder, see
+    :func:`~mle_gym.families.mlbench.folders.bundled_repositories`)."""
+    return sorted(bundled_repositories())
 
 
 class RepoResolver:
@@ -147,13 +142,15 @@ class RepoResolver:
         """A checkout of ``url``; :class:`RepoUnavailable` if none can be had."""
         name = repo_name_of(url)
         if url.startswith(BUNDLED_SCHEME):
-            path = bundled_repos_dir() / name
-            if not path.is_dir():
-                known = ", ".join(bundled_repo_names()) or "none"
+            bundled = bundled_repositories()
+            if name not in bundled:
+                known = ", ".join(sorted(bundled)) or "none"
                 raise RepoUnavailable(
-                    f"{url}: no repository {name!r} is shipped with mle_gym (shipped: {known})"
+                    f"{url}: no repository {name!r} is shipped with mle_gym or found in "
+                    f"$MLE_GYM_TASKS_PATH (bundled: {known}; a bundled repository is the "
+                    f"folder <task root>/mlbench/{name}/repository/)"
                 )
-            return RepoCheckout(url, name, path, "bundled")
+            return RepoCheckout(url, name, bundled[name].path, "bundled")
         tried: list[str] = []
         local = self._local_map.get(url_key(url)) or self._local_map.get(url_key(name))
         if local is not None:

@@ -1,7 +1,9 @@
 """ML-Bench's task.yaml and task spec: which examples an env serves, and how.
 
 task.yaml keys, under ``mlbench:``: ``source``, ``split``, ``repos`` (names),
-``github_id`` (ML-Bench's repository id), ``context``, ``run_timeout_s``.
+``github_id`` (ML-Bench's repository id), ``repository`` (the git URL of the task's
+repository: the repositories the task folders declare are the ones ML-Bench's default
+superproject is consulted for, :mod:`.pins`), ``context``, ``run_timeout_s``.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_valida
 
 from mle_gym.families.base import spec_fields
 from mle_gym.families.mlbench import prompts
+from mle_gym.families.mlbench.folders import is_git_url
 from mle_gym.families.mlbench.loader import SPLITS
 from mle_gym.families.mlbench.options import MLBenchConfig
 from mle_gym.spec import TaskSpec
@@ -29,6 +32,11 @@ class MLBenchBlock(BaseModel):
     split: str = Field("full", description=f"one of {', '.join(SPLITS)}")
     repos: StrList = Field(default_factory=list, description="only these repositories")
     github_id: int | None = Field(None, description="ML-Bench's repository id")
+    repository: str | None = Field(
+        None,
+        description="the git URL of the task's repository (the default superproject's pins "
+        "are looked up only for the URLs task folders declare)",
+    )
     context: str = Field("none", description=f"one of {', '.join(prompts.CONTEXTS)}")
     run_timeout_s: float = Field(120.0, gt=0, allow_inf_nan=False)
 
@@ -38,6 +46,19 @@ class MLBenchBlock(BaseModel):
         if value not in SPLITS:
             raise ValueError(f"must be one of {SPLITS}, got {value!r}")
         return value
+
+    @field_validator("repository")
+    @classmethod
+    def _repository(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        url = value.strip()
+        if not is_git_url(url):
+            raise ValueError(
+                "must be a git URL (https://host/owner/name.git, ssh://..., git@host:path), "
+                f"got {value!r}"
+            )
+        return url
 
     @field_validator("context")
     @classmethod
@@ -62,9 +83,11 @@ TASK_KEYS = tuple(MLBenchBlock.model_fields)
 
 @dataclass(frozen=True, kw_only=True)
 class MLBenchTask(TaskSpec):
-    """An ML-Bench task: the common fields plus the settings of its ``mlbench:`` block."""
+    """An ML-Bench task: the common fields plus the settings of its ``mlbench:`` block
+    (``repository``: the git URL its task.yaml declares, if any)."""
 
     config: MLBenchConfig
+    repository: str | None = None
 
 
 def parse_task(folder: Path, raw: dict[str, Any], family: str) -> MLBenchTask:
@@ -80,7 +103,9 @@ def parse_task(folder: Path, raw: dict[str, Any], family: str) -> MLBenchTask:
         context=block.context,
         run_timeout_s=block.run_timeout_s,
     )
-    return MLBenchTask(**spec_fields(model, folder, raw, family), config=config)
+    return MLBenchTask(
+        **spec_fields(model, folder, raw, family), config=config, repository=block.repository
+    )
 
 
 def task_config(task: TaskSpec) -> MLBenchConfig:
