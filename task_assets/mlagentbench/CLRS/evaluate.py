@@ -10,8 +10,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mle_gym.families.mlagentbench.evaluation import EvalJob, Evaluation, EvaluationFailed
-from mle_gym.families.mlagentbench.harness import run_harness
+from mle_gym.families.mlagentbench.authoring import (
+    EvalJob,
+    Evaluation,
+    EvaluationFailed,
+    run_harness,
+)
 
 HERE = Path(__file__).resolve().parent
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from mle_gym.families.mlagentbench.download import extract_tar, fetch_url, find_one
+from mle_gym.families.mlagentbench.authoring import extract_tar, fetch_url, find_one
 
 TASK = "MLAgentBench/CLRS"
 URL = "https://storage.googleapis.com/dm-clrs/CLRS30_v1.0.0.tar.gz"

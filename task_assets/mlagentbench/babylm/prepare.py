@@ -15,8 +15,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from mle_gym.data.kaggle import extract_zip
-from mle_gym.families.mlagentbench.download import fetch_hf_files, fetch_url, find_one
+from mle_gym.families.mlagentbench.authoring import extract_zip, fetch_hf_files, fetch_url, find_one
 
 TASK = "MLAgentBench/babylm"
 URL = "https://github.com/babylm/babylm.github.io/raw/main/babylm_data.zip"

@@ -8,17 +8,23 @@ from pathlib import Path
 
 import numpy as np
 
-from mle_gym.families.mlagentbench import tabular
-from mle_gym.families.mlagentbench.evaluation import EvalJob, Evaluation
+from mle_gym.families.mlagentbench.authoring import (
+    EvalJob,
+    Evaluation,
+    check_file,
+    read_answers,
+    read_predictions,
+    submission_spec,
+)
 
 CLASSES = [str(i) for i in range(10)]
-SUBMISSION = tabular.spec("submission.csv", "idx", CLASSES, "numeric")
+SUBMISSION = submission_spec("submission.csv", "idx", CLASSES, "numeric")
 
 
 def evaluate(job: EvalJob) -> Evaluation:
     assert job.private is not None
-    answers = tabular.read_answers(job.private / "test_labels.csv", "idx")
-    predicted = tabular.read_predictions(job.outputs, SUBMISSION, answers["idx"].tolist())
+    answers = read_answers(job.private / "test_labels.csv", "idx")
+    predicted = read_predictions(job.outputs, SUBMISSION, answers["idx"].tolist())
     guess = predicted[CLASSES].to_numpy(dtype=float).argmax(axis=1)
     truth = answers["label"].astype(int).to_numpy()
     return Evaluation(score=float(np.mean(guess == truth)), details={"images": len(truth)})
@@ -27,4 +33,4 @@ def evaluate(job: EvalJob) -> Evaluation:
 def check(outputs: Path, public: Path | None) -> str:
     assert public is not None
     count = np.load(public / "test_images.npy", mmap_mode="r").shape[0]
-    return tabular.check_file(outputs, SUBMISSION, [str(i) for i in range(count)])
+    return check_file(outputs, SUBMISSION, [str(i) for i in range(count)])

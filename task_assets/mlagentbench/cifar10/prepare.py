@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mle_gym.families.mlagentbench.download import extract_tar, fetch_url, find_one
+from mle_gym.families.mlagentbench.authoring import extract_tar, fetch_url, find_one
 
 URL = "https://www.cs.toronto.edu/~kriz/cifar-10-python.tar.gz"
 TASK = "MLAgentBench/cifar10"

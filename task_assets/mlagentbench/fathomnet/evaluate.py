@@ -13,10 +13,17 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mle_gym.families.mlagentbench import tabular
-from mle_gym.families.mlagentbench.evaluation import EvalJob, Evaluation, EvaluationFailed
+from mle_gym.families.mlagentbench.authoring import (
+    EvalJob,
+    Evaluation,
+    EvaluationFailed,
+    check_file,
+    read_answers,
+    read_predictions,
+    submission_spec,
+)
 
-SUBMISSION = tabular.spec("submission.csv", "id", ["categories", "osd"], "label")
+SUBMISSION = submission_spec("submission.csv", "id", ["categories", "osd"], "label")
 K = 20
 
 
@@ -45,8 +52,8 @@ def _parse(text: str, row: str) -> list[int]:
 
 def evaluate(job: EvalJob) -> Evaluation:
     assert job.private is not None
-    answers = tabular.read_answers(job.private / "answers.csv", "id")
-    predicted = tabular.read_predictions(job.outputs, SUBMISSION, answers["id"].tolist())
+    answers = read_answers(job.private / "answers.csv", "id")
+    predicted = read_predictions(job.outputs, SUBMISSION, answers["id"].tolist())
     scores = []
     for (row, truth), guess in zip(
         answers[["id", "categories"]].itertuples(index=False),
@@ -60,8 +67,8 @@ def evaluate(job: EvalJob) -> Evaluation:
 def check(outputs: Path, public: Path | None) -> str:
     assert public is not None
     ids = pd.read_csv(public / "test_ids.csv", dtype=str)["id"].tolist()
-    message = tabular.check_file(outputs, SUBMISSION, ids)
-    frame = tabular.read_predictions(outputs, SUBMISSION, ids)
+    message = check_file(outputs, SUBMISSION, ids)
+    frame = read_predictions(outputs, SUBMISSION, ids)
     for row, text in zip(frame["id"], frame["categories"], strict=True):
         _parse(text, row)
     return message

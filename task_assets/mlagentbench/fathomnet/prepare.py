@@ -25,8 +25,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mle_gym.data.kaggle import extract_zip
-from mle_gym.families.mlagentbench.download import fetch_kaggle, fetch_url, find_one
+from mle_gym.families.mlagentbench.authoring import extract_zip, fetch_kaggle, fetch_url, find_one
 
 COMPETITION = "fathomnet-out-of-sample-detection"
 TASK = "MLAgentBench/fathomnet"

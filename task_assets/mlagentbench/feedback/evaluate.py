@@ -9,17 +9,23 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mle_gym.families.mlagentbench import tabular
-from mle_gym.families.mlagentbench.evaluation import EvalJob, Evaluation
+from mle_gym.families.mlagentbench.authoring import (
+    EvalJob,
+    Evaluation,
+    check_file,
+    read_answers,
+    read_predictions,
+    submission_spec,
+)
 
 MEASURES = ["cohesion", "syntax", "vocabulary", "phraseology", "grammar", "conventions"]
-SUBMISSION = tabular.spec("submission.csv", "text_id", MEASURES, "numeric")
+SUBMISSION = submission_spec("submission.csv", "text_id", MEASURES, "numeric")
 
 
 def evaluate(job: EvalJob) -> Evaluation:
     assert job.private is not None
-    answers = tabular.read_answers(job.private / "answers.csv", "text_id")
-    predicted = tabular.read_predictions(job.outputs, SUBMISSION, answers["text_id"].tolist())
+    answers = read_answers(job.private / "answers.csv", "text_id")
+    predicted = read_predictions(job.outputs, SUBMISSION, answers["text_id"].tolist())
     truth = answers[MEASURES].astype(float).to_numpy()
     errors = np.sqrt(np.mean((predicted[MEASURES].to_numpy(dtype=float) - truth) ** 2, axis=0))
     details = {f"rmse_{m}": float(e) for m, e in zip(MEASURES, errors, strict=True)}
@@ -29,4 +35,4 @@ def evaluate(job: EvalJob) -> Evaluation:
 def check(outputs: Path, public: Path | None) -> str:
     assert public is not None
     ids = pd.read_csv(public / "test.csv", usecols=["text_id"], dtype=str)["text_id"]
-    return tabular.check_file(outputs, SUBMISSION, ids.tolist())
+    return check_file(outputs, SUBMISSION, ids.tolist())

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mle_gym.families.mlagentbench.download import fetch_kaggle, read_raw_csv
+from mle_gym.families.mlagentbench.authoring import fetch_kaggle, read_raw_csv
 
 COMPETITION = "feedback-prize-english-language-learning"
 TASK = "MLAgentBench/feedback"

@@ -8,10 +8,16 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mle_gym.families.mlagentbench import tabular
-from mle_gym.families.mlagentbench.evaluation import EvalJob, Evaluation
+from mle_gym.families.mlagentbench.authoring import (
+    EvalJob,
+    Evaluation,
+    check_file,
+    read_answers,
+    read_predictions,
+    submission_spec,
+)
 
-SUBMISSION = tabular.spec("submission.csv", "Id", ["SalePrice"], "numeric")
+SUBMISSION = submission_spec("submission.csv", "Id", ["SalePrice"], "numeric")
 
 
 def _test_ids(public: Path) -> list[str]:
@@ -20,8 +26,8 @@ def _test_ids(public: Path) -> list[str]:
 
 def evaluate(job: EvalJob) -> Evaluation:
     assert job.private is not None
-    answers = tabular.read_answers(job.private / "answers.csv", "Id")
-    predicted = tabular.read_predictions(job.outputs, SUBMISSION, answers["Id"].tolist())
+    answers = read_answers(job.private / "answers.csv", "Id")
+    predicted = read_predictions(job.outputs, SUBMISSION, answers["Id"].tolist())
     truth = answers["SalePrice"].astype(float).to_numpy()
     mae = float(np.mean(np.abs(predicted["SalePrice"].to_numpy() - truth)))
     return Evaluation(score=mae, details={"rows": len(truth)})
@@ -29,4 +35,4 @@ def evaluate(job: EvalJob) -> Evaluation:
 
 def check(outputs: Path, public: Path | None) -> str:
     assert public is not None
-    return tabular.check_file(outputs, SUBMISSION, _test_ids(public))
+    return check_file(outputs, SUBMISSION, _test_ids(public))

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mle_gym.families.mlagentbench.download import fetch_kaggle, read_raw_csv
+from mle_gym.families.mlagentbench.authoring import fetch_kaggle, read_raw_csv
 
 COMPETITION = "home-data-for-ml-course"
 ID, TARGET = "Id", "SalePrice"

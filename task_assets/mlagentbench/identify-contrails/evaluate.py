@@ -12,10 +12,16 @@ from pathlib import Path
 
 import numpy as np
 
-from mle_gym.families.mlagentbench import tabular
-from mle_gym.families.mlagentbench.evaluation import EvalJob, Evaluation, EvaluationFailed
+from mle_gym.families.mlagentbench.authoring import (
+    EvalJob,
+    Evaluation,
+    EvaluationFailed,
+    check_file,
+    read_predictions,
+    submission_spec,
+)
 
-SUBMISSION = tabular.spec("submission.csv", "record_id", ["encoded_pixels"], "label")
+SUBMISSION = submission_spec("submission.csv", "record_id", ["encoded_pixels"], "label")
 SMOOTH = 1e-6
 
 
@@ -51,7 +57,7 @@ def _ids(folder: Path) -> list[str]:
 def evaluate(job: EvalJob) -> Evaluation:
     assert job.private is not None
     answers = job.private / "answers"
-    predicted = tabular.read_predictions(job.outputs, SUBMISSION, _ids(answers))
+    predicted = read_predictions(job.outputs, SUBMISSION, _ids(answers))
     scores = []
     for record, text in zip(predicted["record_id"], predicted["encoded_pixels"], strict=True):
         truth = np.load(answers / record / "human_pixel_masks.npy")[:, :, 0].astype(np.uint8)
@@ -62,8 +68,8 @@ def evaluate(job: EvalJob) -> Evaluation:
 def check(outputs: Path, public: Path | None) -> str:
     assert public is not None
     ids = _ids(public / "test")
-    message = tabular.check_file(outputs, SUBMISSION, ids)
-    frame = tabular.read_predictions(outputs, SUBMISSION, ids)
+    message = check_file(outputs, SUBMISSION, ids)
+    frame = read_predictions(outputs, SUBMISSION, ids)
     for record, text in zip(frame["record_id"], frame["encoded_pixels"], strict=True):
         shape = np.load(public / "test" / record / "band_11.npy", mmap_mode="r").shape[:2]
         rle_decode(str(text), shape, record)

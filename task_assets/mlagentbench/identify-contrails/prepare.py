@@ -18,8 +18,7 @@ import os
 import shutil
 from pathlib import Path
 
-from mle_gym.data.kaggle import extract_zip
-from mle_gym.families.mlagentbench.download import fetch_kaggle, find_one
+from mle_gym.families.mlagentbench.authoring import extract_zip, fetch_kaggle, find_one
 
 COMPETITION = "google-research-identify-contrails-reduce-global-warming"
 TASK = "MLAgentBench/identify-contrails"

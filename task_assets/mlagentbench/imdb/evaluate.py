@@ -9,16 +9,22 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mle_gym.families.mlagentbench import tabular
-from mle_gym.families.mlagentbench.evaluation import EvalJob, Evaluation
+from mle_gym.families.mlagentbench.authoring import (
+    EvalJob,
+    Evaluation,
+    check_file,
+    read_answers,
+    read_predictions,
+    submission_spec,
+)
 
-SUBMISSION = tabular.spec("submission.csv", "idx", ["0", "1"], "numeric")
+SUBMISSION = submission_spec("submission.csv", "idx", ["0", "1"], "numeric")
 
 
 def evaluate(job: EvalJob) -> Evaluation:
     assert job.private is not None
-    answers = tabular.read_answers(job.private / "test_labels.csv", "idx")
-    predicted = tabular.read_predictions(job.outputs, SUBMISSION, answers["idx"].tolist())
+    answers = read_answers(job.private / "test_labels.csv", "idx")
+    predicted = read_predictions(job.outputs, SUBMISSION, answers["idx"].tolist())
     guess = predicted[["0", "1"]].to_numpy(dtype=float).argmax(axis=1)
     truth = answers["label"].astype(int).to_numpy()
     return Evaluation(score=float(np.mean(guess == truth)), details={"reviews": len(truth)})
@@ -27,4 +33,4 @@ def evaluate(job: EvalJob) -> Evaluation:
 def check(outputs: Path, public: Path | None) -> str:
     assert public is not None
     ids = pd.read_parquet(public / "test.parquet", columns=["idx"])["idx"].astype(str)
-    return tabular.check_file(outputs, SUBMISSION, ids.tolist())
+    return check_file(outputs, SUBMISSION, ids.tolist())

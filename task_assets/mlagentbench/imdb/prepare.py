@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mle_gym.families.mlagentbench.download import check_safetensors, fetch_hf_files, find_one
+from mle_gym.families.mlagentbench.authoring import check_safetensors, fetch_hf_files, find_one
 
 TASK = "MLAgentBench/imdb"
 DATASET = "stanfordnlp/imdb"

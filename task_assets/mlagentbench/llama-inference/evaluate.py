@@ -21,9 +21,19 @@ from pathlib import Path
 
 import numpy as np
 
-from mle_gym.families.mlagentbench.evaluation import EvalJob, Evaluation, EvaluationFailed
-from mle_gym.families.mlagentbench.guard import TimedRun, TimingFailed, read_checked, timed_run
-from mle_gym.sandbox import hostfs
+from mle_gym.families.mlagentbench.authoring import (
+    EvalJob,
+    Evaluation,
+    EvaluationFailed,
+    TimedRun,
+    TimingFailed,
+    chown_tree,
+    clear_dir,
+    copy_tree,
+    read_checked,
+    temporary_dir,
+    timed_run,
+)
 
 OUTPUT = "/workspace/generations.npy"
 
@@ -34,12 +44,12 @@ MAX_BYTES = 256 * 2**20
 
 def _fill(folder: Path, source: Path, owner) -> None:
     """Rewrite the run folder from ``source`` (the caller stops the sandbox's processes
-    meanwhile), only through fds (:mod:`mle_gym.sandbox.hostfs`): what a run left —
+    meanwhile), only through fds (the authoring API's folder helpers): what a run left —
     links to host paths included — is removed, never followed; links are not copied."""
-    hostfs.clear_dir(folder, keep={"data"})
-    hostfs.copy_tree(source, folder, exclude_top=("data",), merge=True, links="skip")
+    clear_dir(folder, keep={"data"})
+    copy_tree(source, folder, exclude_top=("data",), merge=True, links="skip")
     if owner is not None:
-        hostfs.chown_tree(folder, *owner, exclude_top=("data",), include_root=False)
+        chown_tree(folder, *owner, exclude_top=("data",), include_root=False)
 
 
 def _generations(run: TimedRun, folder: Path, who: str) -> np.ndarray:
@@ -59,7 +69,7 @@ def evaluate(job: EvalJob) -> Evaluation:
     agent_times: list[float] = []
     base_times: list[float] = []
     agreement: list[float] = []
-    with hostfs.temporary_dir("mle_gym-llama-") as tmp:  # any tree a run left: removed
+    with temporary_dir("mle_gym-llama-") as tmp:  # any tree a run left: removed
         folder = Path(tmp) / "eval"
         folder.mkdir()
         with job.session(folder) as sandbox:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from mle_gym.families.mlagentbench.download import check_safetensors, fetch_hf_files, find_one
+from mle_gym.families.mlagentbench.authoring import check_safetensors, fetch_hf_files, find_one
 
 TASK = "MLAgentBench/llama-inference"
 MODEL = "huggyllama/llama-7b"

@@ -9,16 +9,22 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mle_gym.families.mlagentbench import tabular
-from mle_gym.families.mlagentbench.evaluation import EvalJob, Evaluation
+from mle_gym.families.mlagentbench.authoring import (
+    EvalJob,
+    Evaluation,
+    check_file,
+    read_answers,
+    read_predictions,
+    submission_spec,
+)
 
-SUBMISSION = tabular.spec("submission.csv", "node", ["label"], "integer")
+SUBMISSION = submission_spec("submission.csv", "node", ["label"], "integer")
 
 
 def evaluate(job: EvalJob) -> Evaluation:
     assert job.private is not None
-    answers = tabular.read_answers(job.private / "test_labels.csv", "node")
-    predicted = tabular.read_predictions(job.outputs, SUBMISSION, answers["node"].tolist())
+    answers = read_answers(job.private / "test_labels.csv", "node")
+    predicted = read_predictions(job.outputs, SUBMISSION, answers["node"].tolist())
     truth = answers["label"].astype(int).to_numpy()
     accuracy = float(np.mean(predicted["label"].to_numpy() == truth))
     return Evaluation(score=accuracy, details={"test_nodes": len(truth)})
@@ -27,4 +33,4 @@ def evaluate(job: EvalJob) -> Evaluation:
 def check(outputs: Path, public: Path | None) -> str:
     assert public is not None
     test = pd.read_csv(public / "split" / "time" / "test.csv.gz", header=None)
-    return tabular.check_file(outputs, SUBMISSION, test.iloc[:, 0].astype(str).tolist())
+    return check_file(outputs, SUBMISSION, test.iloc[:, 0].astype(str).tolist())

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mle_gym.families.mlagentbench.download import extract_any, fetch_url, find_one
+from mle_gym.families.mlagentbench.authoring import extract_any, fetch_url, find_one
 
 URL = "http://snap.stanford.edu/ogb/data/nodeproppred/arxiv.zip"
 TASK = "MLAgentBench/ogbn-arxiv"

@@ -9,10 +9,16 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mle_gym.families.mlagentbench import tabular
-from mle_gym.families.mlagentbench.evaluation import EvalJob, Evaluation
+from mle_gym.families.mlagentbench.authoring import (
+    EvalJob,
+    Evaluation,
+    check_file,
+    read_answers,
+    read_predictions,
+    submission_spec,
+)
 
-SUBMISSION = tabular.spec("submission.csv", "prediction_id", ["rating"], "numeric")
+SUBMISSION = submission_spec("submission.csv", "prediction_id", ["rating"], "numeric")
 
 
 def smape_plus_one(truth: np.ndarray, predicted: np.ndarray) -> float:
@@ -28,8 +34,8 @@ def smape_plus_one(truth: np.ndarray, predicted: np.ndarray) -> float:
 
 def evaluate(job: EvalJob) -> Evaluation:
     assert job.private is not None
-    answers = tabular.read_answers(job.private / "answers.csv", "prediction_id")
-    predicted = tabular.read_predictions(job.outputs, SUBMISSION, answers["prediction_id"].tolist())
+    answers = read_answers(job.private / "answers.csv", "prediction_id")
+    predicted = read_predictions(job.outputs, SUBMISSION, answers["prediction_id"].tolist())
     truth = answers["rating"].astype(float).to_numpy()
     score = smape_plus_one(truth, predicted["rating"].to_numpy(dtype=float))
     return Evaluation(score=score, details={"predictions": len(truth)})
@@ -38,4 +44,4 @@ def evaluate(job: EvalJob) -> Evaluation:
 def check(outputs: Path, public: Path | None) -> str:
     assert public is not None
     ids = pd.read_csv(public / "sample_submission.csv", usecols=["prediction_id"], dtype=str)
-    return tabular.check_file(outputs, SUBMISSION, ids["prediction_id"].tolist())
+    return check_file(outputs, SUBMISSION, ids["prediction_id"].tolist())

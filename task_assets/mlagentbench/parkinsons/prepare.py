@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mle_gym.families.mlagentbench.download import fetch_kaggle, find_one
+from mle_gym.families.mlagentbench.authoring import fetch_kaggle, find_one
 
 COMPETITION = "amp-parkinsons-disease-progression-prediction"
 TASK = "MLAgentBench/parkinsons"

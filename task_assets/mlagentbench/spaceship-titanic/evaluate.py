@@ -9,16 +9,22 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mle_gym.families.mlagentbench import tabular
-from mle_gym.families.mlagentbench.evaluation import EvalJob, Evaluation
+from mle_gym.families.mlagentbench.authoring import (
+    EvalJob,
+    Evaluation,
+    check_file,
+    read_answers,
+    read_predictions,
+    submission_spec,
+)
 
-SUBMISSION = tabular.spec("submission.csv", "PassengerId", ["Transported"], "binary")
+SUBMISSION = submission_spec("submission.csv", "PassengerId", ["Transported"], "binary")
 
 
 def evaluate(job: EvalJob) -> Evaluation:
     assert job.private is not None
-    answers = tabular.read_answers(job.private / "answers.csv", "PassengerId")
-    predicted = tabular.read_predictions(job.outputs, SUBMISSION, answers["PassengerId"].tolist())
+    answers = read_answers(job.private / "answers.csv", "PassengerId")
+    predicted = read_predictions(job.outputs, SUBMISSION, answers["PassengerId"].tolist())
     truth = answers["Transported"].str.strip().str.lower().isin(["true", "1", "1.0"]).to_numpy()
     accuracy = float(np.mean(predicted["Transported"].to_numpy(dtype=bool) == truth))
     return Evaluation(score=accuracy, details={"rows": len(truth)})
@@ -27,4 +33,4 @@ def evaluate(job: EvalJob) -> Evaluation:
 def check(outputs: Path, public: Path | None) -> str:
     assert public is not None
     ids = pd.read_csv(public / "test.csv", usecols=["PassengerId"], dtype=str)
-    return tabular.check_file(outputs, SUBMISSION, ids["PassengerId"].tolist())
+    return check_file(outputs, SUBMISSION, ids["PassengerId"].tolist())

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from mle_gym.families.mlagentbench.download import fetch_kaggle, read_raw_csv
+from mle_gym.families.mlagentbench.authoring import fetch_kaggle, read_raw_csv, task_module
 
 COMPETITION = "spaceship-titanic"
 ID, TARGET = "PassengerId", "Transported"
@@ -55,9 +55,7 @@ def prepare(raw_dir: Path, public_dir: Path, private_dir: Path) -> None:
 def replica(public_dir: Path, private_dir: Path, seed: int) -> None:
     """The MLE-bench replica's full table (8,693 rows, Kaggle's columns, sorted by
     ``PassengerId``), split the MLAgentBench way. Deterministic per seed."""
-    from mle_gym.tasks import get_task
-
-    generator = get_task("mlebench/spaceship-titanic").module("prepare")
+    generator = task_module("mlebench/spaceship-titanic", "prepare")
     with tempfile.TemporaryDirectory(prefix="mle_gym-st-") as tmp:
         pub, priv = Path(tmp) / "public", Path(tmp) / "private"
         pub.mkdir()

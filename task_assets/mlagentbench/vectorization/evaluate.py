@@ -30,9 +30,20 @@ from pathlib import Path
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from mle_gym.families.mlagentbench.evaluation import EvalJob, Evaluation, EvaluationFailed
-from mle_gym.families.mlagentbench.guard import TimedRun, TimingFailed, read_checked, timed_run
-from mle_gym.sandbox import hostfs
+from mle_gym.families.mlagentbench.authoring import (
+    EvalJob,
+    Evaluation,
+    EvaluationFailed,
+    TimedRun,
+    TimingFailed,
+    chown_tree,
+    clear_dir,
+    copy_tree,
+    read_checked,
+    temporary_dir,
+    timed_run,
+    write_file,
+)
 
 HERE = Path(__file__).resolve().parent
 ROUNDS = 11
@@ -63,16 +74,16 @@ def reference_forward(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray
 def _fill(folder: Path, agent_files: Path, starter: Path, owner) -> None:
     """Rewrite the evaluation folder from scratch for one pass (the caller stops the
     sandbox's processes meanwhile). Only through fds, never following a link
-    (:mod:`mle_gym.sandbox.hostfs`): whatever a pass left in the folder — links to host
+    (the authoring API's folder helpers): whatever a pass left in the folder — links to host
     paths included — is removed, never followed. The pass's nonce is not written here:
     the agent's module gets it only with ``go``, when the clock starts."""
-    hostfs.clear_dir(folder, keep={"data"})
-    hostfs.copy_tree(agent_files, folder / "agent", links="skip")
+    clear_dir(folder, keep={"data"})
+    copy_tree(agent_files, folder / "agent", links="skip")
     reference = (starter / "train.py").read_bytes()
-    hostfs.write_file(folder, "reference/train.py", reference, make_parents=True)
-    hostfs.copy_tree(HERE / "harness", folder / "_mlab")
+    write_file(folder, "reference/train.py", reference, make_parents=True)
+    copy_tree(HERE / "harness", folder / "_mlab")
     if owner is not None:
-        hostfs.chown_tree(folder, *owner, exclude_top=("data",))
+        chown_tree(folder, *owner, exclude_top=("data",))
 
 
 def _timed_pass(sandbox, folder: Path, module: str, nonce: str) -> tuple[TimedRun, str]:
@@ -124,7 +135,7 @@ def evaluate(job: EvalJob) -> Evaluation:
     agent_times: list[float] = []
     base_times: list[float] = []
     worst = 0.0
-    with hostfs.temporary_dir("mle_gym-vec-") as tmp:  # any tree a pass left: removed
+    with temporary_dir("mle_gym-vec-") as tmp:  # any tree a pass left: removed
         folder = Path(tmp) / "eval"
         folder.mkdir()
         with job.session(folder) as sandbox:
