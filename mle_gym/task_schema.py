@@ -179,7 +179,7 @@ def validate_task_file(model: type[M], raw: Mapping[str, Any], where: object) ->
     try:
         return model.model_validate(raw)
     except ValidationError as exc:
-        from mle_gym.spec import TaskError
+        from mle_gym.task_spec import TaskError
 
         raise TaskError(f"{where}: {describe_validation_error(model, exc)}") from None
 

@@ -117,7 +117,8 @@ def test_core_modules_name_no_family() -> None:
     """The core (spec, discovery, registry, env, spaces, tools, sandbox, family contract)
     has no family's name in its code: what differs is a hook."""
     core = [
-        "spec.py",
+        "task_spec.py",
+        "task_folders.py",
         "tasks.py",
         "task_schema.py",
         "registration.py",

@@ -38,7 +38,7 @@ from typing import Any
 from mle_gym import paths
 from mle_gym.data import replica_key
 from mle_gym.errors import SetupError
-from mle_gym.spec import TaskSpec
+from mle_gym.task_spec import TaskSpec
 
 log = logging.getLogger(__name__)
 

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from mle_gym.families.base import Episode, GradeLike, TaskFamily
-    from mle_gym.spec import TaskSpec
+    from mle_gym.task_spec import TaskSpec
 
 #: registered family names -> "module:Class"
 FAMILIES: dict[str, str] = {
@@ -53,7 +53,7 @@ def default_family(benchmark: str) -> str:
 def family_class(name: str) -> type[TaskFamily]:
     """The class of family ``name`` (a registered name or ``module:Class``)."""
     from mle_gym.families.base import TaskFamily
-    from mle_gym.spec import TaskError
+    from mle_gym.task_spec import TaskError
 
     target = FAMILIES.get(name, name)
     module_name, sep, attr = target.partition(":")

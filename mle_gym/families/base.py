@@ -64,8 +64,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
-from mle_gym.spec import Limits, TaskSpec
 from mle_gym.task_schema import TaskFile, validate_options, validate_task_file
+from mle_gym.task_spec import Limits, TaskSpec
 
 if TYPE_CHECKING:
     from mle_gym.data.store import PreparedData
@@ -168,7 +168,7 @@ class ReferencePolicy(Protocol):
 
 
 def spec_fields(model: TaskFile, folder: Path, raw: dict[str, Any], family: str) -> dict[str, Any]:
-    """The :class:`~mle_gym.spec.TaskSpec` fields of a checked task file: what a family's
+    """The :class:`~mle_gym.task_spec.TaskSpec` fields of a checked task file: what a family's
     ``parse_task`` passes to its spec class, with the family's own fields."""
     return {
         "id": model.id,
@@ -226,7 +226,7 @@ class TaskFamily(abc.ABC):
     @classmethod
     def parse_task(cls, folder: Path, raw: dict[str, Any], *, family: str) -> TaskSpec:
         """``raw`` (``folder``'s task.yaml) checked against :attr:`task_file` and turned into
-        the family's spec; raise :class:`~mle_gym.spec.TaskError` naming the field at fault.
+        the family's spec; raise :class:`~mle_gym.task_spec.TaskError` naming the field at fault.
         ``family`` is the task's family as its task.yaml names it (or its benchmark's
         default): the spec's ``family``. Default: the common fields
         (:func:`spec_fields`), then :meth:`check_task`."""

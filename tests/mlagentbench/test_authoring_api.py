@@ -198,7 +198,7 @@ def test_task_module_is_the_task_s_own_module() -> None:
     assert module is get_task("mlebench/spaceship-titanic").module("prepare")
     assert callable(module.replica)
     assert authoring.task_module("MLEBench/spaceship-titanic", "prepare") is module
-    with pytest.raises(TaskError, match="no task folder for 'mlebench/no-such-task'"):
+    with pytest.raises(TaskError, match="unknown task 'mlebench/no-such-task'"):
         authoring.task_module("mlebench/no-such-task", "prepare")
     with pytest.raises(TaskError, match=r"has no nothing\.py"):
         authoring.task_module("mlebench/spaceship-titanic", "nothing")
@@ -213,9 +213,9 @@ def test_task_module_finds_folders_on_the_tasks_path(
     folder.mkdir(parents=True)
     (folder / "task.yaml").write_text("id: api-probe\nbenchmark: MLAgentBench\n")
     (folder / "helper.py").write_text("VALUE = 3\n")
-    with pytest.raises(TaskError, match="no task folder"):
+    with pytest.raises(TaskError, match="unknown task 'mlagentbench/api-probe'"):
         authoring.task_module("mlagentbench/api-probe", "helper")
     monkeypatch.setenv("MLE_GYM_TASKS_PATH", str(tmp_path / "more"))
     assert authoring.task_module("mlagentbench/api-probe", "helper").VALUE == 3
-    with pytest.raises(TaskError, match="no task folder"):  # another benchmark's key
+    with pytest.raises(TaskError, match="unknown task"):  # another benchmark's key
         authoring.task_module("mlebench/api-probe", "helper")

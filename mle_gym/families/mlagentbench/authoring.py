@@ -83,12 +83,8 @@ derived from the installation's secret replica key, so every draw comes from
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 from types import ModuleType
 
-import yaml
-
-from mle_gym import paths
 from mle_gym.data.kaggle import extract_zip
 from mle_gym.data.store import DataNotPrepared
 from mle_gym.families.mlagentbench import tabular
@@ -110,7 +106,8 @@ from mle_gym.families.mlagentbench.tabular import check_file, read_answers, read
 from mle_gym.grading.submission import TARGET_KINDS, SubmissionSpec
 from mle_gym.sandbox.base import ExecResult, Sandbox
 from mle_gym.sandbox.hostfs import chown_tree, clear_dir, copy_tree, temporary_dir, write_file
-from mle_gym.spec import TaskError, _load_module
+from mle_gym.task_folders import task_folder_module
+from mle_gym.task_spec import TaskError
 
 __all__ = [
     "TARGET_KINDS",
@@ -166,30 +163,6 @@ def submission_spec(file: str, id_column: str, targets: Sequence[str], kind: str
     return tabular.spec(file, id_column, list(targets), kind)
 
 
-def _task_folder(key: str) -> tuple[Path, str]:
-    """The folder of the task ``key`` and its benchmark as task.yaml spells it."""
-    benchmark, _, task_id = key.partition("/")
-    if not benchmark or not task_id or "/" in task_id:
-        raise TaskError(f"task_module: {key!r} is not a task key '<benchmark>/<task id>'")
-    for root in paths.task_assets_dirs():  # built-in first, then $MLE_GYM_TASKS_PATH
-        if not root.is_dir():
-            continue
-        for group in sorted(root.iterdir()):
-            folder = group / task_id
-            if not (folder / "task.yaml").is_file():
-                continue
-            try:
-                raw = yaml.safe_load((folder / "task.yaml").read_text(encoding="utf-8"))
-            except (OSError, UnicodeDecodeError, yaml.YAMLError):
-                continue  # not a task discovery would find either (`mle-gym list` says why)
-            if not isinstance(raw, dict) or raw.get("id") != task_id:
-                continue
-            spelled = str(raw.get("benchmark") or "")
-            if spelled.lower() == benchmark.lower():
-                return folder, spelled
-    raise TaskError(f"task_module: no task folder for {key!r} in {paths.task_assets_dirs()}")
-
-
 def task_module(key: str, name: str) -> ModuleType:
     """The module ``<name>.py`` of the task folder ``key`` (``<benchmark>/<task id>``,
     e.g. ``"mlebench/spaceship-titanic"``, ``"prepare"``), imported once per process.
@@ -199,8 +172,6 @@ def task_module(key: str, name: str) -> ModuleType:
     ``mle_gym.tasks.get_task(key).module(name)`` returns. TaskError if there is no such
     task folder or no such file in it.
     """
-    folder, benchmark = _task_folder(key)
-    module = _load_module(folder / f"{name}.py", f"{benchmark}.{folder.name}.{name}")
-    if module is None:
-        raise TaskError(f"task_module: {folder} has no {name}.py")
-    return module
+    if key.count("/") != 1 or not all(key.split("/")):
+        raise TaskError(f"task_module: {key!r} is not a task key '<benchmark>/<task id>'")
+    return task_folder_module(key, name)

@@ -37,7 +37,7 @@ from mle_gym.families.mlagentbench.evaluation import (
 )
 from mle_gym.families.mlagentbench.sandbox_runner import SandboxRunner
 from mle_gym.families.mlagentbench.task import MLABConfig
-from mle_gym.spec import Limits, TaskSpec
+from mle_gym.task_spec import Limits, TaskSpec
 from mle_gym.tools.format import decode
 
 log = logging.getLogger(__name__)

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mle_gym.sandbox.base import ExecResult, Sandbox
-from mle_gym.spec import TaskSpec
+from mle_gym.task_spec import TaskSpec
 from mle_gym.tools.fs import FsError, SandboxFS
 
 if TYPE_CHECKING:

@@ -46,7 +46,7 @@ from mle_gym.families.mlagentbench.task import (
 )
 from mle_gym.families.toolsets import Toolset
 from mle_gym.sandbox import hostfs
-from mle_gym.spec import Limits, TaskSpec
+from mle_gym.task_spec import Limits, TaskSpec
 from mle_gym.tools.spec import ToolResult, ToolSpec
 
 FAMILY_OPTIONS = tuple(MLAgentBenchOptions.model_fields)

@@ -23,7 +23,7 @@ from mle_gym.data import store
 from mle_gym.data.store import DataNotPrepared, PreparedData
 from mle_gym.families.mlagentbench import download
 from mle_gym.families.mlagentbench.task import MLABConfig
-from mle_gym.spec import TaskSpec
+from mle_gym.task_spec import TaskSpec
 
 log = logging.getLogger(__name__)
 

@@ -4,7 +4,7 @@ research problem, the success rule, the budget) and MLAgentBench's tool names.""
 from __future__ import annotations
 
 from mle_gym.families.mlagentbench.task import MLABConfig
-from mle_gym.spec import Limits, TaskSpec
+from mle_gym.task_spec import Limits, TaskSpec
 from mle_gym.textfmt import budget_line
 from mle_gym.tools.spec import ToolSpec
 

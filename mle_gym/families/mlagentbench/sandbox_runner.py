@@ -9,7 +9,7 @@ from pathlib import Path
 
 from mle_gym.families.base import task_sandbox
 from mle_gym.sandbox.base import ExecResult, Sandbox
-from mle_gym.spec import Limits
+from mle_gym.task_spec import Limits
 
 
 class SandboxRunner:

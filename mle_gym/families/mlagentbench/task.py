@@ -31,8 +31,8 @@ from typing import Annotated, Any, Literal, get_args
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt, field_validator
 
 from mle_gym.families.base import spec_fields
-from mle_gym.spec import TaskError, TaskSpec
 from mle_gym.task_schema import NonEmptyStrList, TaskFile, none_to, validate_task_file
+from mle_gym.task_spec import TaskError, TaskSpec
 
 BaselineMode = Literal["measured", "in_run"]
 BASELINE_MODES: tuple[str, ...] = get_args(BaselineMode)

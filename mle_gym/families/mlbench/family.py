@@ -67,7 +67,7 @@ from mle_gym.families.mlbench.workspace import (
     write_new_file,
 )
 from mle_gym.sandbox import hostfs
-from mle_gym.spec import Limits, TaskSpec
+from mle_gym.task_spec import Limits, TaskSpec
 from mle_gym.tools.fs import FsError
 from mle_gym.tools.spec import ToolResult, ToolSpec
 

@@ -19,8 +19,8 @@ from mle_gym.families.mlbench import prompts
 from mle_gym.families.mlbench.folders import is_git_url
 from mle_gym.families.mlbench.loader import SPLITS
 from mle_gym.families.mlbench.options import MLBenchConfig
-from mle_gym.spec import TaskSpec
 from mle_gym.task_schema import StrList, TaskFile, none_to, validate_task_file
+from mle_gym.task_spec import TaskSpec
 
 
 class MLBenchBlock(BaseModel):

@@ -20,7 +20,7 @@ from mle_gym.families.mlebench import prepare as sources
 from mle_gym.families.mlebench import prompts, rewards
 from mle_gym.families.mlebench.options import MLEBenchOptions
 from mle_gym.families.mlebench.task import MLEBenchTask, MLEBenchTaskFile, parse_task
-from mle_gym.spec import Limits, TaskError, TaskSpec
+from mle_gym.task_spec import Limits, TaskError, TaskSpec
 from mle_gym.tools.fs import FsError
 from mle_gym.tools.spec import ToolResult, ToolSpec
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from mle_gym.families.mlebench.task import MLEBenchTask
 from mle_gym.families.toolsets import system_prompt
-from mle_gym.spec import Limits
+from mle_gym.task_spec import Limits
 from mle_gym.textfmt import budget_line
 from mle_gym.tools.spec import ToolSpec
 

@@ -15,7 +15,6 @@ from pydantic import BeforeValidator, ConfigDict, Field, field_validator, model_
 
 from mle_gym.families.base import spec_fields
 from mle_gym.grading.submission import SubmissionSpec
-from mle_gym.spec import TaskSpec
 from mle_gym.task_schema import (
     OpenBlock,
     PositiveInt,
@@ -25,6 +24,7 @@ from mle_gym.task_schema import (
     none_to,
     validate_task_file,
 )
+from mle_gym.task_spec import TaskSpec
 
 TargetKind = Literal["binary", "integer", "numeric", "probability", "label"]
 GraderKind = Literal["generic", "module", "raw", "missing"]

@@ -80,7 +80,7 @@ from mle_gym.families.mlebench.testing_oracles import (
     micro_f1_like_mlebench,
 )
 from mle_gym.grading.errors import InvalidSubmission
-from mle_gym.spec import TaskSpec
+from mle_gym.task_spec import TaskSpec
 
 __all__ = [
     "CASES_FILE",

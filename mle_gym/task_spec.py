@@ -111,7 +111,7 @@ class TaskSpec(TaskNames):
 
     def module(self, name: str) -> ModuleType | None:
         """Import ``<folder>/<name>.py`` (``prepare``, ``grade``...), or None if absent."""
-        return _load_module(self.folder / f"{name}.py", f"{self.benchmark}.{self.id}.{name}")
+        return load_folder_module(self.folder, self.benchmark, self.id, name)
 
     @property
     def starter_dir(self) -> Path | None:
@@ -124,6 +124,12 @@ class TaskSpec(TaskNames):
         """The reference solution script, if the task has one."""
         f = self.folder / "solution.py"
         return f if f.is_file() else None
+
+
+def load_folder_module(folder: Path, benchmark: str, task_id: str, name: str) -> ModuleType | None:
+    """Import ``folder/<name>.py`` of the task ``<benchmark>/<task_id>`` (once per process:
+    the same module object every time), or None if the file is absent."""
+    return _load_module(folder / f"{name}.py", f"{benchmark}.{task_id}.{name}")
 
 
 @functools.cache

@@ -1,0 +1,165 @@
+"""The task index: every task folder's names, read from its task.yaml without its family.
+
+A task is a folder, ``<task root>/<benchmark>/<task_id>/``, in the task roots of
+:func:`mle_gym.paths.task_assets_dirs`. The index reads each folder's task.yaml for its
+id, benchmark, version, ``family:`` and step budget only (what registering a gym id
+needs): nothing is checked beyond these, no family is imported, and :mod:`mle_gym.tasks`
+has the task's family parse the whole file when the task is first used.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import yaml
+
+from mle_gym import paths
+from mle_gym.task_spec import Limits, TaskError, TaskNames, load_folder_module
+
+__all__ = [
+    "TaskEntry",
+    "clear",
+    "find_entry",
+    "index_errors",
+    "read_task_yaml",
+    "task_folder_module",
+    "task_index",
+]
+
+
+# libyaml's safe loader when PyYAML was built with it (every task.yaml is read at
+# import to register the env ids: ~10x faster than the pure-Python loader).
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def read_task_yaml(folder: Path) -> dict[str, Any]:
+    """``folder/task.yaml`` as a mapping; raise :class:`TaskError` if it is not one."""
+    where = folder / "task.yaml"
+    try:
+        raw = yaml.load(where.read_text(encoding="utf-8"), Loader=_YAML_LOADER)
+    except FileNotFoundError as exc:
+        raise TaskError(f"{folder}: no task.yaml") from exc
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TaskError(f"{where}: cannot be read: {exc}") from exc
+    except yaml.YAMLError as exc:
+        raise TaskError(f"{where}: not valid YAML: {exc}") from exc
+    if not isinstance(raw, dict):
+        raise TaskError(f"{where}: expected a mapping at top level")
+    return raw
+
+
+@dataclass(frozen=True)
+class TaskEntry(TaskNames):
+    """A task folder as the index has it (task.yaml read, not yet checked by its family)."""
+
+    folder: Path
+    id: str
+    benchmark: str
+    version: int
+    family: str | None  # ``family:`` as task.yaml writes it (None: the benchmark's default)
+    max_steps: int
+
+
+def _entry(folder: Path) -> TaskEntry:
+    """The index entry of ``folder``; TaskError if task.yaml lacks what ids are made of."""
+    where = folder / "task.yaml"
+    raw = read_task_yaml(folder)
+    task_id, benchmark, version = raw.get("id"), raw.get("benchmark"), raw.get("version", 0)
+    if not isinstance(task_id, str) or not task_id:
+        raise TaskError(f"{where}: missing required field 'id'")
+    if not isinstance(benchmark, str) or not benchmark:
+        raise TaskError(f"{where}: missing required field 'benchmark'")
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise TaskError(f"{where}: version: must be an integer (got {version!r})")
+    if folder.name != task_id:
+        raise TaskError(f"{where}: id '{task_id}' differs from folder name '{folder.name}'")
+    family = raw.get("family") or None
+    if family is not None and not isinstance(family, str):
+        raise TaskError(f"{where}: family must be a string, got {family!r}")
+    limits = raw.get("limits")
+    steps = limits.get("max_steps", Limits.max_steps) if isinstance(limits, dict) else None
+    ok_steps = isinstance(steps, int) and not isinstance(steps, bool) and steps > 0
+    return TaskEntry(
+        folder=folder,
+        id=task_id,
+        benchmark=benchmark,
+        version=version,
+        family=family,
+        # a bad value is the family's to report when the task is loaded
+        max_steps=steps if ok_steps else Limits.max_steps,  # type: ignore[arg-type]
+    )
+
+
+@functools.lru_cache(maxsize=4)
+def _index(dirs: tuple[Path, ...]) -> tuple[dict[str, TaskEntry], tuple[str, ...]]:
+    found: dict[str, TaskEntry] = {}
+    errors: list[str] = []
+    for root in dirs:
+        if not root.is_dir():
+            continue
+        for yaml_path in sorted(root.glob("*/*/task.yaml")):
+            try:
+                entry = _entry(yaml_path.parent)
+            except TaskError as exc:
+                errors.append(str(exc))
+                continue
+            if entry.key in found:
+                errors.append(
+                    f"task {entry.key} defined twice: {found[entry.key].folder} and {entry.folder}"
+                )
+                continue
+            found[entry.key] = entry
+    return found, tuple(errors)
+
+
+def task_index() -> dict[str, TaskEntry]:
+    """Every task folder in :func:`mle_gym.paths.task_assets_dirs` whose task.yaml names
+    an id, benchmark and version, keyed by ``key``; no family is imported."""
+    return dict(_index(tuple(paths.task_assets_dirs()))[0])
+
+
+def clear() -> None:
+    """Forget what was read (tests that edit task folders in place call this)."""
+    _index.cache_clear()
+
+
+def index_errors() -> list[str]:
+    """Why each folder the index could not read was left out."""
+    return list(_index(tuple(paths.task_assets_dirs()))[1])
+
+
+def find_entry(name: str, prefer: Callable[[TaskEntry], bool] | None = None) -> TaskEntry:
+    """The entry named by env id (``MLEBench/x-v0``), key (``mlebench/x``) or bare id
+    (``x``). A bare id must be unambiguous, unless exactly one of the entries sharing it is
+    one ``prefer`` picks; TaskError otherwise, or for an unknown name."""
+    index = task_index()
+    name = name.split(":", 1)[-1]
+    for entry in index.values():
+        if name in (entry.env_id, entry.key) or name.lower() == entry.key.lower():
+            return entry
+    matches = [e for e in index.values() if e.id == name]
+    if len(matches) == 1:
+        return matches[0]
+    preferred = [e for e in matches if prefer is not None and prefer(e)]
+    if len(preferred) == 1:
+        return preferred[0]
+    if len(matches) > 1:
+        options = ", ".join(e.env_id for e in matches)
+        raise TaskError(f"task id '{name}' is ambiguous; use one of: {options}")
+    raise TaskError(f"unknown task '{name}'; `mle-gym list` shows the available tasks")
+
+
+def task_folder_module(name: str, module: str) -> ModuleType:
+    """The module ``<module>.py`` of the task folder ``name`` (as :func:`find_entry` takes
+    it), imported once per process: the object ``TaskSpec.module`` returns for that task,
+    without the task's family. TaskError if there is no such task or file."""
+    entry = find_entry(name)
+    found = load_folder_module(entry.folder, entry.benchmark, entry.id, module)
+    if found is None:
+        raise TaskError(f"{entry.folder} has no {module}.py")
+    return found
