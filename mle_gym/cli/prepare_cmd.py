@@ -31,13 +31,15 @@ def register(sub: Any) -> None:
 def _prepare(task: Any, args: argparse.Namespace, from_path: Path | None) -> str:
     """``task``'s family prepares it (data, a replica, repositories...); its summary."""
     from mle_gym.families import make_family
+    from mle_gym.families.base import PrepareRequest
 
-    return make_family(task).prepare(
+    request = PrepareRequest(
         source="replica" if args.replica else None,
         from_path=from_path,
         seed=args.seed,
         force=args.force,
     )
+    return make_family(task).prepare(request)
 
 
 def _prepare_split(args: argparse.Namespace) -> int:

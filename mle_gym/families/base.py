@@ -153,6 +153,22 @@ def task_sandbox(
     )
 
 
+@dataclass(frozen=True)
+class PrepareRequest:
+    """What ``mle-gym prepare`` asks of a family (:meth:`TaskFamily.prepare`)."""
+
+    #: which data to prepare (e.g. "replica"); None: the family's default
+    source: str | None = None
+    #: files the user downloaded (an archive or a folder), instead of fetching them
+    from_path: Path | None = None
+    #: the variant of generated data
+    seed: int = 0
+    #: prepare again even if it is cached
+    force: bool = False
+    #: the sandbox backend for anything prepared by running code (a baseline...)
+    sandbox_kind: str | None = None
+
+
 class NoOptions(BaseModel):
     """The options of a family that takes none."""
 
@@ -375,16 +391,7 @@ class TaskFamily(abc.ABC):
             f"{self.task.env_id}: the {self.name} family grades whole episodes, not a file"
         )
 
-    def prepare(
-        self,
-        *,
-        source: str | None = None,
-        from_path: Path | None = None,
-        seed: int = 0,
-        force: bool = False,
-        sandbox_kind: str | None = None,
-    ) -> str:
-        """``mle-gym prepare`` for this family's tasks: prepare data (``source`` None = the
-        family's default; ``from_path`` = files the user downloaded); return a summary.
-        Raise with what is missing (e.g. no network) when it cannot."""
+    def prepare(self, request: PrepareRequest) -> str:
+        """``mle-gym prepare`` for this family's tasks: prepare what ``request`` asks for;
+        return a summary. Raise with what is missing (e.g. no network) when it cannot."""
         raise NotImplementedError(f"the {self.name} family has no prepare step")

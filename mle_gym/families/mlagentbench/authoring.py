@@ -36,6 +36,8 @@ optionally, ``check(outputs, public) -> str`` for the ``validate_submission`` to
 * :func:`read_predictions` — the agent's file checked against the expected ids and
   sorted by id, targets converted to their kind; :class:`EvaluationFailed` naming the
   problem (missing file, wrong columns or ids, bad values) otherwise.
+* :func:`answers_and_predictions` — both of the above for an evaluation job: the answers
+  file of ``job.private`` and the predictions aligned to it.
 * :func:`check_file` — the ``check`` message for a well-formed file (raises like
   :func:`read_predictions`); it never reveals a score.
 
@@ -85,6 +87,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from types import ModuleType
 
+import pandas as pd
+
 from mle_gym.data.kaggle import extract_zip
 from mle_gym.data.store import DataNotPrepared
 from mle_gym.families.mlagentbench import tabular
@@ -121,6 +125,7 @@ __all__ = [
     "SubmissionSpec",
     "TimedRun",
     "TimingFailed",
+    "answers_and_predictions",
     "check_file",
     "check_safetensors",
     "chown_tree",
@@ -161,6 +166,20 @@ def submission_spec(file: str, id_column: str, targets: Sequence[str], kind: str
     if isinstance(targets, str) or not targets:
         raise ValueError("targets must be a non-empty list of column names")
     return tabular.spec(file, id_column, list(targets), kind)
+
+
+def answers_and_predictions(
+    job: EvalJob, answers_file: str, spec: SubmissionSpec
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The private answers ``answers_file`` (in ``job.private``; their id column is
+    ``spec.id_column``, sorted by id) and the agent's predictions checked against them and
+    aligned to them row for row (:func:`read_answers`, then :func:`read_predictions`).
+    EvaluationFailed if the job has no private data, or the predictions are missing or
+    malformed."""
+    if job.private is None:
+        raise EvaluationFailed(f"{job.task.key}: the evaluation has no private data")
+    answers = read_answers(job.private / answers_file, spec.id_column)
+    return answers, read_predictions(job.outputs, spec, answers[spec.id_column].tolist())
 
 
 def task_module(key: str, name: str) -> ModuleType:

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from mle_gym.data.store import PreparedData
-from mle_gym.families.base import Episode, GradeLike, ReferencePolicy, TaskFamily
+from mle_gym.families.base import Episode, GradeLike, PrepareRequest, ReferencePolicy, TaskFamily
 from mle_gym.families.mlagentbench import grading as mlab_grade
 from mle_gym.families.mlagentbench import prepare as mlab_data
 from mle_gym.families.mlagentbench import prompts as mlab_prompts
@@ -304,29 +304,21 @@ class MLAgentBenchFamily(TaskFamily):
     def data_status(self) -> str:
         return mlab_data.status(self.task, self.cfg)
 
-    def prepare(
-        self,
-        *,
-        source: str | None = None,
-        from_path: Path | None = None,
-        seed: int = 0,
-        force: bool = False,
-        sandbox_kind: str | None = None,
-    ) -> str:
+    def prepare(self, request: PrepareRequest) -> str:
         """``mle-gym prepare``: the real data (download, or ``from_path``), or the replica;
         then the starter code's baseline on it (measured mode). Returns a summary."""
         from mle_gym.families.mlagentbench import baseline
         from mle_gym.sandbox import default_kind
 
-        cfg = self.cfg
+        cfg, source, force = self.cfg, request.source, request.force
         if cfg.self_contained:
             prepared = None
             lines = [f"{self.task.env_id} is self-contained: no data to prepare"]
         elif source == "replica" or (source is None and not cfg.real_source):
-            prepared = mlab_data.prepare_replica(self.task, seed, force=force)
+            prepared = mlab_data.prepare_replica(self.task, request.seed, force=force)
             lines = [f"prepared {self.task.env_id} ({prepared.variant}) in {prepared.root}"]
         else:
-            prepared = mlab_data.prepare_real(self.task, cfg, from_path, force=force)
+            prepared = mlab_data.prepare_real(self.task, cfg, request.from_path, force=force)
             lines = [f"prepared {self.task.env_id} ({prepared.variant}) in {prepared.root}"]
         if prepared is not None:
             lines.append(f"  public files: {sorted(p.name for p in prepared.public.iterdir())}")
@@ -336,7 +328,7 @@ class MLAgentBenchFamily(TaskFamily):
                     self.task,
                     cfg,
                     prepared,
-                    sandbox_kind=sandbox_kind or default_kind(),
+                    sandbox_kind=request.sandbox_kind or default_kind(),
                     limits=self.task.limits,
                 )
                 lines.append(

@@ -50,7 +50,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from mle_gym._deprecation import moved_attribute
-from mle_gym.families.base import Episode, GradeLike, ReferencePolicy, TaskFamily
+from mle_gym.families.base import Episode, GradeLike, PrepareRequest, ReferencePolicy, TaskFamily
 from mle_gym.families.mlbench import argcheck, prompts
 from mle_gym.families.mlbench.grading import grade
 from mle_gym.families.mlbench.loader import MLBenchDataError, load_examples
@@ -176,23 +176,15 @@ class MLBenchFamily(TaskFamily):
     def resolve_data(self, data: str, options: Mapping[str, Any]) -> None:
         return None
 
-    def prepare(
-        self,
-        *,
-        source: str | None = None,
-        from_path: Path | None = None,
-        seed: int = 0,
-        force: bool = False,
-        sandbox_kind: str | None = None,
-    ) -> str:
+    def prepare(self, request: PrepareRequest) -> str:
         """Clone this env's repositories at their pinned commits into the cache
         (:func:`mle_gym.families.mlbench.prepare.prepare_family`). ``from_path``: a local clone of
         ML-Bench to read the pins from; ``force``: read the pins again."""
-        if source is not None:
-            raise ValueError(f"{self.task.env_id}: ML-Bench tasks have no {source!r} data")
+        if request.source is not None:
+            raise ValueError(f"{self.task.env_id}: ML-Bench tasks have no {request.source!r} data")
         from mle_gym.families.mlbench.prepare import prepare_family
 
-        return prepare_family(self, superproject=from_path, refresh=force)
+        return prepare_family(self, superproject=request.from_path, refresh=request.force)
 
     def data_source(self, data: Any) -> str:
         source = self.config.source

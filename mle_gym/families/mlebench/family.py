@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from mle_gym.families.base import Episode, GradeLike, ReferencePolicy, TaskFamily
+from mle_gym.families.base import Episode, GradeLike, PrepareRequest, ReferencePolicy, TaskFamily
 from mle_gym.families.mlebench import prepare as sources
 from mle_gym.families.mlebench import prompts, rewards
 from mle_gym.families.mlebench.options import MLEBenchOptions
@@ -200,26 +200,18 @@ class MLEBenchFamily(TaskFamily):
                 data_source=prepared.source,
             )
 
-    def prepare(
-        self,
-        *,
-        source: str | None = None,
-        from_path: Path | None = None,
-        seed: int = 0,
-        force: bool = False,
-        sandbox_kind: str | None = None,
-    ) -> str:
+    def prepare(self, request: PrepareRequest) -> str:
         """``mle-gym prepare``: the replica (``source="replica"``, variant ``seed``), else
         the real Kaggle data (from ``from_path``, a downloaded zip, or the Kaggle API)."""
-        task = self.task
+        task, source = self.task, request.source
         if source not in (None, "replica", "kaggle"):
             raise ValueError(f"{task.env_id}: MLE-bench tasks have no {source!r} data to prepare")
         if source == "replica":
-            if from_path is not None:
+            if request.from_path is not None:
                 raise ValueError("--from is for Kaggle data; a replica is generated")
-            data = sources.prepare_replica(task, seed, force=force)
+            data = sources.prepare_replica(task, request.seed, force=request.force)
         else:
-            data = sources.prepare_kaggle(task, from_path, force=force)
+            data = sources.prepare_kaggle(task, request.from_path, force=request.force)
         manifest = data.manifest()
         lines = [
             f"prepared {task.env_id} ({data.variant}) in {data.root}",

@@ -11,9 +11,8 @@ import numpy as np
 from mle_gym.families.mlagentbench.authoring import (
     EvalJob,
     Evaluation,
+    answers_and_predictions,
     check_file,
-    read_answers,
-    read_predictions,
     submission_spec,
 )
 
@@ -22,9 +21,7 @@ SUBMISSION = submission_spec("submission.csv", "idx", CLASSES, "numeric")
 
 
 def evaluate(job: EvalJob) -> Evaluation:
-    assert job.private is not None
-    answers = read_answers(job.private / "test_labels.csv", "idx")
-    predicted = read_predictions(job.outputs, SUBMISSION, answers["idx"].tolist())
+    answers, predicted = answers_and_predictions(job, "test_labels.csv", SUBMISSION)
     guess = predicted[CLASSES].to_numpy(dtype=float).argmax(axis=1)
     truth = answers["label"].astype(int).to_numpy()
     return Evaluation(score=float(np.mean(guess == truth)), details={"images": len(truth)})

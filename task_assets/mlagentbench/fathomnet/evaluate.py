@@ -17,8 +17,8 @@ from mle_gym.families.mlagentbench.authoring import (
     EvalJob,
     Evaluation,
     EvaluationFailed,
+    answers_and_predictions,
     check_file,
-    read_answers,
     read_predictions,
     submission_spec,
 )
@@ -51,9 +51,7 @@ def _parse(text: str, row: str) -> list[int]:
 
 
 def evaluate(job: EvalJob) -> Evaluation:
-    assert job.private is not None
-    answers = read_answers(job.private / "answers.csv", "id")
-    predicted = read_predictions(job.outputs, SUBMISSION, answers["id"].tolist())
+    answers, predicted = answers_and_predictions(job, "answers.csv", SUBMISSION)
     scores = []
     for (row, truth), guess in zip(
         answers[["id", "categories"]].itertuples(index=False),

@@ -12,9 +12,8 @@ import pandas as pd
 from mle_gym.families.mlagentbench.authoring import (
     EvalJob,
     Evaluation,
+    answers_and_predictions,
     check_file,
-    read_answers,
-    read_predictions,
     submission_spec,
 )
 
@@ -23,9 +22,7 @@ SUBMISSION = submission_spec("submission.csv", "text_id", MEASURES, "numeric")
 
 
 def evaluate(job: EvalJob) -> Evaluation:
-    assert job.private is not None
-    answers = read_answers(job.private / "answers.csv", "text_id")
-    predicted = read_predictions(job.outputs, SUBMISSION, answers["text_id"].tolist())
+    answers, predicted = answers_and_predictions(job, "answers.csv", SUBMISSION)
     truth = answers[MEASURES].astype(float).to_numpy()
     errors = np.sqrt(np.mean((predicted[MEASURES].to_numpy(dtype=float) - truth) ** 2, axis=0))
     details = {f"rmse_{m}": float(e) for m, e in zip(MEASURES, errors, strict=True)}

@@ -11,9 +11,8 @@ import pandas as pd
 from mle_gym.families.mlagentbench.authoring import (
     EvalJob,
     Evaluation,
+    answers_and_predictions,
     check_file,
-    read_answers,
-    read_predictions,
     submission_spec,
 )
 
@@ -25,9 +24,7 @@ def _test_ids(public: Path) -> list[str]:
 
 
 def evaluate(job: EvalJob) -> Evaluation:
-    assert job.private is not None
-    answers = read_answers(job.private / "answers.csv", "Id")
-    predicted = read_predictions(job.outputs, SUBMISSION, answers["Id"].tolist())
+    answers, predicted = answers_and_predictions(job, "answers.csv", SUBMISSION)
     truth = answers["SalePrice"].astype(float).to_numpy()
     mae = float(np.mean(np.abs(predicted["SalePrice"].to_numpy() - truth)))
     return Evaluation(score=mae, details={"rows": len(truth)})

@@ -12,9 +12,8 @@ import pandas as pd
 from mle_gym.families.mlagentbench.authoring import (
     EvalJob,
     Evaluation,
+    answers_and_predictions,
     check_file,
-    read_answers,
-    read_predictions,
     submission_spec,
 )
 
@@ -22,9 +21,7 @@ SUBMISSION = submission_spec("submission.csv", "node", ["label"], "integer")
 
 
 def evaluate(job: EvalJob) -> Evaluation:
-    assert job.private is not None
-    answers = read_answers(job.private / "test_labels.csv", "node")
-    predicted = read_predictions(job.outputs, SUBMISSION, answers["node"].tolist())
+    answers, predicted = answers_and_predictions(job, "test_labels.csv", SUBMISSION)
     truth = answers["label"].astype(int).to_numpy()
     accuracy = float(np.mean(predicted["label"].to_numpy() == truth))
     return Evaluation(score=accuracy, details={"test_nodes": len(truth)})

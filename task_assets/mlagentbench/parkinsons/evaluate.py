@@ -12,9 +12,8 @@ import pandas as pd
 from mle_gym.families.mlagentbench.authoring import (
     EvalJob,
     Evaluation,
+    answers_and_predictions,
     check_file,
-    read_answers,
-    read_predictions,
     submission_spec,
 )
 
@@ -33,9 +32,7 @@ def smape_plus_one(truth: np.ndarray, predicted: np.ndarray) -> float:
 
 
 def evaluate(job: EvalJob) -> Evaluation:
-    assert job.private is not None
-    answers = read_answers(job.private / "answers.csv", "prediction_id")
-    predicted = read_predictions(job.outputs, SUBMISSION, answers["prediction_id"].tolist())
+    answers, predicted = answers_and_predictions(job, "answers.csv", SUBMISSION)
     truth = answers["rating"].astype(float).to_numpy()
     score = smape_plus_one(truth, predicted["rating"].to_numpy(dtype=float))
     return Evaluation(score=score, details={"predictions": len(truth)})

@@ -12,9 +12,8 @@ import pandas as pd
 from mle_gym.families.mlagentbench.authoring import (
     EvalJob,
     Evaluation,
+    answers_and_predictions,
     check_file,
-    read_answers,
-    read_predictions,
     submission_spec,
 )
 
@@ -22,9 +21,7 @@ SUBMISSION = submission_spec("submission.csv", "PassengerId", ["Transported"], "
 
 
 def evaluate(job: EvalJob) -> Evaluation:
-    assert job.private is not None
-    answers = read_answers(job.private / "answers.csv", "PassengerId")
-    predicted = read_predictions(job.outputs, SUBMISSION, answers["PassengerId"].tolist())
+    answers, predicted = answers_and_predictions(job, "answers.csv", SUBMISSION)
     truth = answers["Transported"].str.strip().str.lower().isin(["true", "1", "1.0"]).to_numpy()
     accuracy = float(np.mean(predicted["Transported"].to_numpy(dtype=bool) == truth))
     return Evaluation(score=accuracy, details={"rows": len(truth)})

@@ -12,9 +12,8 @@ import pandas as pd
 from mle_gym.families.mlagentbench.authoring import (
     EvalJob,
     Evaluation,
+    answers_and_predictions,
     check_file,
-    read_answers,
-    read_predictions,
     submission_spec,
 )
 
@@ -23,9 +22,7 @@ SUBMISSION = submission_spec("submission.csv", "bed_id", ["yield_kg"], "numeric"
 
 def evaluate(job: EvalJob) -> Evaluation:
     """The MAE; EvaluationFailed (from read_predictions) for a missing or malformed file."""
-    assert job.private is not None
-    answers = read_answers(job.private / "answers.csv", "bed_id")
-    predicted = read_predictions(job.outputs, SUBMISSION, answers["bed_id"].tolist())
+    answers, predicted = answers_and_predictions(job, "answers.csv", SUBMISSION)
     truth = answers["yield_kg"].astype(float).to_numpy()
     error = float(np.mean(np.abs(predicted["yield_kg"].to_numpy() - truth)))
     return Evaluation(score=error, details={"rows": len(truth)})
