@@ -128,12 +128,12 @@ def test_moved_attribute_warns_from_the_callers_line(
 
 def test_renamed_schema_models_and_the_old_mlbench_entry_point() -> None:
     from mle_gym import task_schema
-    from mle_gym.families.mlbench import family
+    from mle_gym.families import mlbench
 
     with pytest.warns(DeprecationWarning, match="FamilyTaskFile is deprecated"):
         assert task_schema.FamilyTaskFile is task_schema.TaskFile
-    with pytest.warns(DeprecationWarning, match="family.make_env is deprecated"):
-        env = family.make_env("MLBench/clusterlab-v0", context="oracle", sandbox="unsafe-local")
+    with pytest.warns(DeprecationWarning, match="mlbench.make_env is deprecated"):
+        env = mlbench.make_env("MLBench/clusterlab-v0", context="oracle", sandbox="unsafe-local")
     try:
         assert env.family.config.context == "oracle"
     finally:

@@ -1,6 +1,10 @@
 """ML-Bench: turn an instruction into the command (or script) that runs a repository's code.
 
-The pieces, one concern each:
+The family's parts (the layout every family shares, see :mod:`mle_gym.families`):
+:mod:`.family` (the episode), :mod:`.task` (task.yaml model, :class:`MLBenchTask`),
+:mod:`.options` (``context``, ``split``, ``compat``...), :mod:`.prepare` (cloning the
+pinned repositories), :mod:`.grading`, :mod:`.prompts` and :mod:`.policy` (the scripted
+reference policy, with :mod:`.solver`). Their helpers, one concern each:
 
 * :mod:`~mle_gym.families.mlbench.schema` — an example of the Hugging Face schema, validated;
 * :mod:`~mle_gym.families.mlbench.loader` — examples from the hub, a local export or the
@@ -15,3 +19,46 @@ The pieces, one concern each:
 
 Importing this package is light (no sandbox backend, no ``datasets``).
 """
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from mle_gym._lazy import lazy_attributes
+
+if TYPE_CHECKING:
+    from mle_gym.families.mlbench.family import MLBenchFamily
+    from mle_gym.families.mlbench.options import MLBenchConfig, MLBenchOptions
+    from mle_gym.families.mlbench.task import MLBenchBlock, MLBenchTask, MLBenchTaskFile
+
+__all__ = [
+    "MLBenchBlock",
+    "MLBenchConfig",
+    "MLBenchFamily",
+    "MLBenchOptions",
+    "MLBenchTask",
+    "MLBenchTaskFile",
+]
+
+_lazy = lazy_attributes(
+    __name__,
+    {
+        "MLBenchFamily": "family",
+        "MLBenchTask": "task",
+        "MLBenchTaskFile": "task",
+        "MLBenchBlock": "task",
+        "MLBenchConfig": "options",
+        "MLBenchOptions": "options",
+    },
+)
+
+
+def __getattr__(name: str) -> object:
+    """The family's classes (imported on first use), and ``make_env``: the former gym.make
+    entry point of ML-Bench tasks (``mle_gym.families.mlbench:make_env``), now
+    :class:`mle_gym.env.MLEEnv`, whose keywords reach every family."""
+    if name == "make_env":
+        from mle_gym._deprecation import moved_attribute
+
+        return moved_attribute(__name__, name, {"make_env": "mle_gym.env:MLEEnv"})
+    return _lazy(name)

@@ -49,7 +49,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
 
-from mle_gym._deprecation import moved_attribute
 from mle_gym.families.base import Episode, GradeLike, PrepareRequest, ReferencePolicy, TaskFamily
 from mle_gym.families.mlbench import argcheck, prompts
 from mle_gym.families.mlbench.grading import grade
@@ -370,9 +369,3 @@ def _ranges(ids: list[int]) -> str:
     if start is not None:
         out.append(f"{start}-{prev}" if start != prev else str(start))
     return ", ".join(out)
-
-
-def __getattr__(name: str) -> Any:
-    """``make_env``: the former gym.make entry point of ML-Bench tasks (every family's
-    options are ``gym.make`` keywords of :class:`mle_gym.env.MLEEnv` now)."""
-    return moved_attribute(__name__, name, {"make_env": "mle_gym.env:MLEEnv"})

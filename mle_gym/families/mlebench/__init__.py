@@ -11,20 +11,15 @@ reference policy). Task folders use :mod:`mle_gym.authoring`; their grading case
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from mle_gym._lazy import lazy_attributes
 
 if TYPE_CHECKING:
     from mle_gym.families.mlebench.family import MLEBenchFamily
     from mle_gym.families.mlebench.task import MLEBenchTask
 
-_NAMES = {"MLEBenchFamily": "family", "MLEBenchTask": "task"}
-
 __all__ = ["MLEBenchFamily", "MLEBenchTask"]
 
-
-def __getattr__(name: str) -> Any:
-    """The family class and task spec, imported on first use."""
-    if name in _NAMES:
-        return getattr(importlib.import_module(f"{__name__}.{_NAMES[name]}"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# the family class and task spec, imported on first use
+__getattr__ = lazy_attributes(__name__, {"MLEBenchFamily": "family", "MLEBenchTask": "task"})
