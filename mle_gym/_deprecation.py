@@ -3,8 +3,9 @@
 * A module that moved is listed in :data:`MOVED_MODULES`; :func:`install` (run by
   ``import mle_gym``) puts a finder first on ``sys.meta_path`` that serves the old name
   as an alias of the new module (the same object), with a warning at the first import.
-  A package in :data:`MOVED_PACKAGES` serves its old submodules the same way, and an
-  old submodule that no longer exists fails with a message naming the new package.
+  A package in :data:`MOVED_PACKAGES` is served as a proxy of the new package (its
+  attributes are the new package's); its old submodules are the new package's of the
+  same name, and one the new package lacks fails with a message naming the new package.
 * A renamed attribute is served by the module's ``__getattr__`` through
   :func:`renamed_attribute`; an attribute that moved to another module through
   :func:`moved_attribute`.
@@ -19,9 +20,10 @@ import importlib.abc
 import importlib.machinery
 import importlib.util
 import sys
+import threading
 import warnings
 from collections.abc import Callable, Mapping, Sequence
-from types import ModuleType
+from types import FrameType, ModuleType
 from typing import Any
 
 REMOVAL = "the old name will be removed in the next release"
@@ -47,7 +49,6 @@ MOVED_MODULES: dict[str, str] = {
     "mle_gym.families.mlagentbench.data": "mle_gym.families.mlagentbench.prepare",
     "mle_gym.families.mlagentbench.grade": "mle_gym.families.mlagentbench.grading",
     # ML-Bench: mle_gym/mlbench/ and families/mlbench.py are one package now
-    "mle_gym.mlbench": "mle_gym.families.mlbench",
     "mle_gym.mlbench.argcheck": "mle_gym.families.mlbench.argcheck",
     "mle_gym.mlbench.episode_text": "mle_gym.families.mlbench.prompts",
     "mle_gym.mlbench.evidence": "mle_gym.families.mlbench.evidence",
@@ -64,8 +65,11 @@ MOVED_MODULES: dict[str, str] = {
     "mle_gym.mlbench.workspace": "mle_gym.families.mlbench.workspace",
 }
 
-#: old package -> new package: an old submodule not in MOVED_MODULES fails naming the new one
-MOVED_PACKAGES: dict[str, str] = {"mle_gym.mlbench": "mle_gym.families.mlbench"}
+#: old package -> new package: its old submodules are the new package's of the same name
+#: (unless MOVED_MODULES names another place); one the new package lacks fails naming it
+MOVED_PACKAGES: dict[str, str] = {
+    "mle_gym.mlbench": "mle_gym.families.mlbench",
+}
 
 
 #: fields every task had before issue 14, now fields of one family's spec class
@@ -95,42 +99,114 @@ def moved_field_error(cls_name: str, name: str, fields: Mapping[str, Any]) -> At
     return AttributeError(f"{cls_name!r} object has no attribute {name!r}")
 
 
+def warn_deprecated(message: str, stacklevel: int = 2) -> None:
+    """A DeprecationWarning ``message``, ``stacklevel`` counted as ``warnings.warn`` counts
+    it from the caller (1: the caller's line, 2: its caller's...), the import system's
+    frames skipped."""
+    _warn(message, stacklevel + 1)
+
+
+def _import_machinery(frame: FrameType) -> bool:
+    name = frame.f_code.co_filename
+    return "importlib" in name and ("_bootstrap" in name or name.endswith("__init__.py"))
+
+
 def _warn(message: str, stacklevel: int) -> None:
-    warnings.warn(message, DeprecationWarning, stacklevel=stacklevel + 1)
+    """A DeprecationWarning at the frame ``stacklevel - 1`` levels above this function's
+    caller (as ``warnings.warn(stacklevel=stacklevel + 1)`` would count), the import
+    system's frames (``importlib._bootstrap``, ``importlib.import_module``) not counted:
+    the line of user code that named the old name."""
+    frame: FrameType | None = sys._getframe(1)
+    for _ in range(stacklevel - 1):
+        while frame is not None and _import_machinery(frame):
+            frame = frame.f_back
+        frame = frame.f_back if frame is not None else None
+    while frame is not None and _import_machinery(frame):
+        frame = frame.f_back
+    if frame is None:
+        warnings.warn(message, DeprecationWarning, stacklevel=2)
+        return
+    module_globals = frame.f_globals
+    warnings.warn_explicit(
+        message,
+        DeprecationWarning,
+        frame.f_code.co_filename,
+        frame.f_lineno,
+        module=module_globals.get("__name__"),
+        registry=module_globals.setdefault("__warningregistry__", {}),
+    )
+
+
+def _package_proxy(old: str, new: str) -> ModuleType:
+    """A module standing for the moved package ``old``: its attributes are ``new``'s, its
+    submodules are found by the finder (so importing one never sets an attribute on
+    ``new`` itself)."""
+    proxy = ModuleType(old, f"Deprecated: moved to {new}.")
+    proxy.__path__ = []
+
+    def __getattr__(name: str) -> Any:
+        return getattr(importlib.import_module(new), name)
+
+    proxy.__getattr__ = __getattr__  # type: ignore[method-assign]
+    return proxy
 
 
 class _MovedModuleFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Serves each old module name as the new module object (see module docstring)."""
+    """Serves each old module name as the new module object, and each old package name as
+    a proxy of the new package (see module docstring)."""
 
     def __init__(self, moved: Mapping[str, str], packages: Mapping[str, str]) -> None:
         self.moved = moved
         self.packages = packages
+        self._real: dict[str, importlib.machinery.ModuleSpec] = {}
+        self._lock = threading.Lock()
+
+    def target(self, fullname: str) -> str | None:
+        """The new name of module ``fullname``, if it moved (a submodule of a moved module
+        or package moved with it, unless :data:`MOVED_MODULES` says otherwise)."""
+        if fullname in self.moved:
+            return self.moved[fullname]
+        if fullname in self.packages:
+            return self.packages[fullname]
+        parent, _, child = fullname.rpartition(".")
+        new_parent = self.packages.get(parent) or self.moved.get(parent)
+        if new_parent is None:
+            return None
+        candidate = f"{new_parent}.{child}"
+        try:
+            found = importlib.util.find_spec(candidate)
+        except ModuleNotFoundError:  # the new name is not a package
+            found = None
+        if found is None:
+            raise ModuleNotFoundError(
+                f"{fullname} does not exist: {parent} moved to {new_parent}, "
+                f"which has no module {child!r}",
+                name=fullname,
+            )
+        return candidate
 
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
     ) -> importlib.machinery.ModuleSpec | None:
-        if fullname in self.moved:
-            return importlib.util.spec_from_loader(fullname, self)
-        parent = fullname.rpartition(".")[0]
-        if parent in self.packages:
-            raise ModuleNotFoundError(
-                f"{fullname} does not exist: {parent} moved to {self.packages[parent]}, "
-                f"which has no such module",
-                name=fullname,
-            )
-        return None
+        if self.target(fullname) is None:
+            return None
+        return importlib.util.spec_from_loader(fullname, self, is_package=fullname in self.packages)
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
-        new = self.moved[spec.name]
-        # warnings skips the import machinery's frames: this points at the importing line
+        new = self.target(spec.name)
+        assert new is not None
         _warn(f"{spec.name} is deprecated: it moved to {new}; {REMOVAL}", 2)
+        if spec.name in self.packages:
+            return _package_proxy(spec.name, new)
         module = importlib.import_module(new)
-        # the import system sets __spec__ on the module it gets; keep the real one
-        module.__dict__.setdefault("_mle_gym_real_spec", module.__spec__)
+        with self._lock:  # the import system sets __spec__ on it: keep the real one
+            real = module.__spec__
+            if real is not None and real.name == new:
+                self._real.setdefault(new, real)
         return module
 
     def exec_module(self, module: ModuleType) -> None:
-        real = module.__dict__.pop("_mle_gym_real_spec", None)
+        real = self._real.get(module.__name__)
         if real is not None:
             module.__spec__ = real
 

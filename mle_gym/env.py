@@ -17,8 +17,9 @@ Contract:
 * ``submit`` grades the submission and terminates. The step budget
   (``max_episode_steps``) or wall-clock budget truncates; then the current
   submission file is graded too, unless ``grade_on_truncation=False``.
-* The reward is 0 until the episode ends, then a function of the grade
-  (:mod:`mle_gym.families.mlebench.rewards`). ``info["grade"]`` holds the full report.
+* The reward is 0 until the episode ends, then a function of the grade, as the
+  task's family computes it (``TaskFamily.reward``). ``info["grade"]`` holds the full
+  report.
 * Grading runs in this process on a copy of the submission; the private
   answers are never inside the sandbox.
 """
@@ -43,8 +44,9 @@ import gymnasium as gym
 from gymnasium.error import ResetNeeded
 
 from mle_gym import paths
+from mle_gym._deprecation import warn_deprecated
 from mle_gym.episode_dirs import finish_episode_dir, remove_orphan_workspaces
-from mle_gym.families import Episode, GradeLike, check_keywords, make_family
+from mle_gym.families import Episode, GradeLike, family_options_of, make_family
 from mle_gym.families.workdir import WorkdirFS, WorkdirSandbox
 from mle_gym.sandbox import Sandbox, check_kind, default_kind, make_sandbox, quota
 from mle_gym.sandbox.base import WORKSPACE
@@ -146,12 +148,8 @@ class MLEEnv(gym.Env[str, Any]):
     ) -> None:
         self.task = task if isinstance(task, TaskSpec) else get_task(task)
         own = [p for p in inspect.signature(MLEEnv.__init__).parameters if p != "self"]
-        check_keywords(self.task, options, own[1:-1])
-        as_mapping = dict(family_options or {})
-        twice = sorted(set(as_mapping) & set(options))
-        if twice:
-            raise ValueError(f"options given both as keywords and in family_options: {twice}")
-        self.family = make_family(self.task, {**as_mapping, **options})
+        merged = family_options_of(self.task, options, family_options, own[1:-1])
+        self.family = make_family(self.task, merged)
         self.family.check_config(data, reward_mode)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
@@ -208,6 +206,16 @@ class MLEEnv(gym.Env[str, Any]):
         self._max_steps = 0
 
     # -- public helpers ------------------------------------------------------------------------
+
+    @property
+    def replica_seed(self) -> int:
+        """Former attribute: the family's default data variant (``env.family.replica_seed``)."""
+        warn_deprecated(
+            "MLEEnv.replica_seed is deprecated: it is the family's option, "
+            "env.unwrapped.family.replica_seed; the old name will be removed in the next release",
+            2,
+        )
+        return int(getattr(self.family, "replica_seed", 0))
 
     @property
     def workspace(self) -> Path | None:
@@ -361,22 +369,22 @@ class MLEEnv(gym.Env[str, Any]):
             self._transcript.start((f"=== {self.task.env_id} · episode {self.episode_id} ===", obs))
         if self.trajectory_path is not None:
             self._trajectory = TrajectoryWriter(self.trajectory_path)
-            self._trajectory.write(
-                {
-                    "type": "reset",
-                    "episode_id": self.episode_id,
-                    "env_id": self.task.env_id,
-                    "seed": seed,
-                    **family.episode_record(episode),
-                    "data_source": self.data_source,
-                    "reward_mode": self._mode,
-                    "toolset": self.toolset_name,
-                    "observation": obs,
-                    "system_prompt": self.system_prompt,
-                    "tools": self.tools,
-                    "time": time.time(),
-                }
-            )
+            record: dict[str, Any] = {
+                "type": "reset",
+                "episode_id": self.episode_id,
+                "env_id": self.task.env_id,
+                "seed": seed,
+                "data_source": self.data_source,
+                "reward_mode": self._mode,
+                "toolset": self.toolset_name,
+                "observation": obs,
+                "system_prompt": self.system_prompt,
+                "tools": self.tools,
+                "time": time.time(),
+            }
+            # the family's fields add to the record; they never replace the env's
+            extra = family.episode_record(episode).items()
+            self._trajectory.write(record | {k: v for k, v in extra if k not in record})
         return obs, info
 
     def step(self, action: Any) -> tuple[str, float, bool, bool, dict[str, Any]]:
@@ -580,8 +588,10 @@ class MLEEnv(gym.Env[str, Any]):
             finally:
                 self._sandbox = None
         if self._episode_dir is not None:
-            volume, self._volume = self._volume, None
-            finish_episode_dir(self._episode_dir, volume, keep=self.keep_workspace, owner=owner)
+            finish_episode_dir(
+                self._episode_dir, self._volume, keep=self.keep_workspace, owner=owner
+            )
+            self._volume = None  # only once finished: a failed keep leaves it to retry
             self._episode_dir = None
         self._ctx = None
         self._episode = None

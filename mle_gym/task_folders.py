@@ -23,12 +23,14 @@ from mle_gym.task_spec import Limits, TaskError, TaskNames, load_folder_module
 
 __all__ = [
     "TaskEntry",
+    "candidates",
     "clear",
     "find_entry",
     "index_errors",
     "read_task_yaml",
     "task_folder_module",
     "task_index",
+    "whole_number",
 ]
 
 
@@ -65,25 +67,41 @@ class TaskEntry(TaskNames):
     max_steps: int
 
 
+def whole_number(value: Any) -> int | None:
+    """``value`` as task.yaml's checker reads a whole number (an int, or a string of
+    digits), or None if it is not one."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().lstrip("+-").isdigit():
+        return int(value.strip())
+    return None
+
+
 def _entry(folder: Path) -> TaskEntry:
     """The index entry of ``folder``; TaskError if task.yaml lacks what ids are made of."""
     where = folder / "task.yaml"
     raw = read_task_yaml(folder)
-    task_id, benchmark, version = raw.get("id"), raw.get("benchmark"), raw.get("version", 0)
+    task_id, benchmark = raw.get("id"), raw.get("benchmark")
+    version = whole_number(raw.get("version", 0))
     if not isinstance(task_id, str) or not task_id:
         raise TaskError(f"{where}: missing required field 'id'")
     if not isinstance(benchmark, str) or not benchmark:
         raise TaskError(f"{where}: missing required field 'benchmark'")
-    if isinstance(version, bool) or not isinstance(version, int):
-        raise TaskError(f"{where}: version: must be an integer (got {version!r})")
+    if version is None:
+        raise TaskError(f"{where}: version: must be an integer (got {raw.get('version')!r})")
     if folder.name != task_id:
         raise TaskError(f"{where}: id '{task_id}' differs from folder name '{folder.name}'")
     family = raw.get("family") or None
     if family is not None and not isinstance(family, str):
         raise TaskError(f"{where}: family must be a string, got {family!r}")
     limits = raw.get("limits")
-    steps = limits.get("max_steps", Limits.max_steps) if isinstance(limits, dict) else None
-    ok_steps = isinstance(steps, int) and not isinstance(steps, bool) and steps > 0
+    steps = (
+        whole_number(limits.get("max_steps", Limits.max_steps))
+        if isinstance(limits, dict)
+        else None
+    )
     return TaskEntry(
         folder=folder,
         id=task_id,
@@ -91,13 +109,16 @@ def _entry(folder: Path) -> TaskEntry:
         version=version,
         family=family,
         # a bad value is the family's to report when the task is loaded
-        max_steps=steps if ok_steps else Limits.max_steps,  # type: ignore[arg-type]
+        max_steps=steps if steps is not None and steps > 0 else Limits.max_steps,
     )
 
 
+Index = tuple[dict[str, tuple[TaskEntry, ...]], tuple[str, ...]]
+
+
 @functools.lru_cache(maxsize=4)
-def _index(dirs: tuple[Path, ...]) -> tuple[dict[str, TaskEntry], tuple[str, ...]]:
-    found: dict[str, TaskEntry] = {}
+def _index(dirs: tuple[Path, ...]) -> Index:
+    found: dict[str, list[TaskEntry]] = {}
     errors: list[str] = []
     for root in dirs:
         if not root.is_dir():
@@ -108,29 +129,35 @@ def _index(dirs: tuple[Path, ...]) -> tuple[dict[str, TaskEntry], tuple[str, ...
             except TaskError as exc:
                 errors.append(str(exc))
                 continue
-            if entry.key in found:
-                errors.append(
-                    f"task {entry.key} defined twice: {found[entry.key].folder} and {entry.folder}"
-                )
-                continue
-            found[entry.key] = entry
-    return found, tuple(errors)
+            found.setdefault(entry.key, []).append(entry)
+    return {key: tuple(entries) for key, entries in found.items()}, tuple(errors)
+
+
+def _current() -> Index:
+    return _index(tuple(paths.task_assets_dirs()))
 
 
 def task_index() -> dict[str, TaskEntry]:
     """Every task folder in :func:`mle_gym.paths.task_assets_dirs` whose task.yaml names
-    an id, benchmark and version, keyed by ``key``; no family is imported."""
-    return dict(_index(tuple(paths.task_assets_dirs()))[0])
+    an id, benchmark and version, keyed by ``key``; no family is imported. Where task
+    roots hold the same task twice, the first root's folder is the entry
+    (:func:`candidates` lists them all)."""
+    return {key: entries[0] for key, entries in _current()[0].items()}
+
+
+def candidates(key: str) -> tuple[TaskEntry, ...]:
+    """Every folder of the task ``key``, in the order of the task roots (usually one)."""
+    return _current()[0].get(key, ())
 
 
 def clear() -> None:
-    """Forget what was read (tests that edit task folders in place call this)."""
+    """Forget the index (``mle_gym.tasks.clear_caches`` forgets the parsed specs too)."""
     _index.cache_clear()
 
 
 def index_errors() -> list[str]:
     """Why each folder the index could not read was left out."""
-    return list(_index(tuple(paths.task_assets_dirs()))[1])
+    return list(_current()[1])
 
 
 def find_entry(name: str, prefer: Callable[[TaskEntry], bool] | None = None) -> TaskEntry:

@@ -20,7 +20,7 @@ from typing import Annotated, Any, TypeVar, get_args
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator
 
-from mle_gym._deprecation import renamed_attribute
+from mle_gym._deprecation import moved_attribute, renamed_attribute
 
 
 def listify(value: Any) -> Any:
@@ -93,8 +93,17 @@ class TaskFile(OpenBlock):
     split: str | None = None
     limits: LimitsFile = Field(default_factory=LimitsFile)
     leakage: str | None = Field(None, description="why the test labels leak, if they do")
-    # a family's model gives the block its shape; here any mapping (or nothing)
+    # a family's model gives the block its shape (here: a mapping, or nothing)
     data: Any = Field(default_factory=dict, description="data sources")
+
+    @field_validator("data", mode="before")
+    @classmethod
+    def _data_mapping(cls, value: Any) -> Any:
+        if value is None:
+            return {}
+        if not isinstance(value, dict):
+            raise ValueError(f"must be a mapping of data sources, got {type(value).__name__}")
+        return value
 
     @field_validator("leakage", mode="before")
     @classmethod
@@ -195,8 +204,31 @@ def validate_options(model: type[M], options: Mapping[str, Any], where: str) -> 
         raise ValueError(f"{where}: {message}") from None
 
 
+_MOVED_MODELS = (
+    "MLEBenchTaskFile",
+    "MLEBenchSubmissionFile",
+    "MLEBenchFilesFile",
+    "MLEBenchDataFile",
+    "SubmissionFile",
+    "FilesFile",
+    "LeaderboardFile",
+    "KaggleSourceFile",
+    "ReplicaSourceFile",
+    "TargetKind",
+    "GraderKind",
+    "TARGET_KINDS",
+    "GRADER_KINDS",
+    "MLEBENCH_SOURCES",
+    "QUANTILE_COUNT",
+)
+_MOVED = {n: f"mle_gym.families.mlebench.task:{n}" for n in _MOVED_MODELS}
+
+
 def __getattr__(name: str) -> Any:
-    """``FamilyTaskFile`` / ``FamilyTaskFields``: former names of :class:`TaskFile`."""
-    return renamed_attribute(
-        __name__, name, {"FamilyTaskFile": "TaskFile", "FamilyTaskFields": "TaskFile"}, globals()
-    )
+    """MLE-bench's task.yaml models (moved to :mod:`mle_gym.families.mlebench.task`) and
+    ``FamilyTaskFile`` / ``FamilyTaskFields``, former names of :class:`TaskFile` (which
+    has only the fields every task file has: the MLE-bench-shaped ``submission``,
+    ``files`` and ``grader`` it had are MLE-bench's model's now)."""
+    if name in ("FamilyTaskFile", "FamilyTaskFields"):
+        return renamed_attribute(__name__, name, {name: "TaskFile"}, globals())
+    return moved_attribute(__name__, name, _MOVED)

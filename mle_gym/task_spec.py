@@ -69,7 +69,7 @@ class TaskNames:
 class TaskSpec(TaskNames):
     """A task as every family has it: what task.yaml's common fields say, plus the folder.
 
-    A family's tasks are instances of the family's subclass (``TaskFamily.task_spec``),
+    A family's tasks are instances of the subclass its ``TaskFamily.parse_task`` builds,
     which adds the family's own fields; ``raw`` is the parsed task.yaml as written.
     """
 
@@ -87,9 +87,11 @@ class TaskSpec(TaskNames):
     data: dict[str, Any] = field(default_factory=dict)
     raw: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
-    def __getattr__(self, name: str) -> Any:
-        # a field that moved to one family's spec names its place (see mle_gym._deprecation)
-        raise moved_field_error(type(self).__name__, name, self.__dict__)
+    if not TYPE_CHECKING:  # type checkers see the real fields only
+
+        def __getattr__(self, name: str) -> Any:
+            # a field that moved to one family's spec names its place (mle_gym._deprecation)
+            raise moved_field_error(type(self).__name__, name, self.__dict__)
 
     @property
     def leaky(self) -> bool:

@@ -22,14 +22,14 @@ task.yaml or its benchmark's default (:mod:`mle_gym.families`).
 
 from __future__ import annotations
 
-import functools
 import logging
+import threading
 from pathlib import Path
 from typing import Any
 
-from mle_gym import task_folders
+from mle_gym import paths, task_folders
 from mle_gym._deprecation import moved_names
-from mle_gym.families import default_family
+from mle_gym.families import PREFERRED_BENCHMARK, default_family
 from mle_gym.task_folders import TaskEntry, find_entry, index_errors, read_task_yaml, task_index
 from mle_gym.task_spec import Limits, TaskError, TaskSpec
 
@@ -39,6 +39,7 @@ __all__ = [
     "TaskError",
     "TaskSpec",
     "all_tasks",
+    "clear_caches",
     "evaluation_set",
     "get_task",
     "load_task",
@@ -63,7 +64,9 @@ def family_name(raw: dict[str, Any], where: Path) -> str:
 
 def load_task(folder: Path) -> TaskSpec:
     """Parse ``folder/task.yaml`` with its family; raise :class:`TaskError` with the field
-    at fault (``docs/task.schema.json`` publishes every family's schema)."""
+    at fault (``docs/task.schema.json`` publishes every family's schema). A family whose
+    parser fails in any other way is reported as a TaskError too, so that one broken
+    folder cannot make the catalog unusable."""
     from mle_gym.families import family_class
 
     where = folder / "task.yaml"
@@ -71,38 +74,73 @@ def load_task(folder: Path) -> TaskSpec:
     if not (folder / "description.md").is_file():
         raise TaskError(f"{folder}: no description.md")
     family = family_name(raw, where)
-    spec = family_class(family).parse_task(folder, raw, family=family)
+    cls = family_class(family)
+    try:
+        spec = cls.parse_task(folder, raw, family=family)
+    except TaskError:
+        raise
+    except Exception as exc:
+        log.debug("the %s family failed on %s", family, where, exc_info=True)
+        raise TaskError(
+            f"{where}: the {family} family could not read it ({type(exc).__name__}: {exc})"
+        ) from exc
     if folder.name != spec.id:
         raise TaskError(f"{where}: id '{spec.id}' differs from folder name '{folder.name}'")
     return spec
 
 
-@functools.cache
+# parsed specs by (task roots, folder); parsing happens under the lock, so every thread
+# gets the same spec object of a task
+_SPECS: dict[tuple[tuple[Path, ...], Path], TaskSpec | TaskError] = {}
+_LOCK = threading.RLock()
+_WARNED: set[tuple[str, ...]] = set()
+
+
 def _spec(folder: Path) -> TaskSpec | TaskError:
-    try:
-        return load_task(folder)
-    except TaskError as exc:
-        return exc
+    key = (tuple(paths.task_assets_dirs()), folder)
+    with _LOCK:
+        if key not in _SPECS:
+            try:
+                _SPECS[key] = load_task(folder)
+            except TaskError as exc:
+                _SPECS[key] = exc
+        return _SPECS[key]
 
 
-def _clear_caches() -> None:
-    """Forget what was read (tests that edit task folders in place call this)."""
-    task_folders.clear()
-    _spec.cache_clear()
-
-
-def _family_of(entry: TaskEntry) -> str:
-    return entry.family or default_family(entry.benchmark)
-
-
-def _specs() -> tuple[dict[str, TaskSpec], list[str]]:
-    specs: dict[str, TaskSpec] = {}
-    problems = index_errors()
-    for key, entry in task_index().items():
+def _resolve(key: str) -> tuple[TaskSpec | None, list[str]]:
+    """The spec of task ``key`` (the first of its folders its family accepts) and the
+    problems of its other folders."""
+    chosen: TaskSpec | None = None
+    problems: list[str] = []
+    for entry in task_folders.candidates(key):
         spec = _spec(entry.folder)
         if isinstance(spec, TaskError):
             problems.append(str(spec))
+        elif chosen is None:
+            chosen = spec
         else:
+            problems.append(f"task {key} defined twice: {chosen.folder} and {entry.folder}")
+    return chosen, problems
+
+
+def clear_caches() -> None:
+    """Forget every task.yaml read so far: the index and the parsed specs (for code that
+    edits task folders in place)."""
+    task_folders.clear()
+    with _LOCK:
+        _SPECS.clear()
+
+
+_clear_caches = clear_caches  # the name tests used first
+
+
+def _specs(keys: list[str] | None = None) -> tuple[dict[str, TaskSpec], list[str]]:
+    specs: dict[str, TaskSpec] = {}
+    problems = index_errors() if keys is None else []
+    for key in task_index() if keys is None else keys:
+        spec, errors = _resolve(key)
+        problems += errors
+        if spec is not None:
             specs[key] = spec
     return specs, problems
 
@@ -110,11 +148,12 @@ def _specs() -> tuple[dict[str, TaskSpec], list[str]]:
 def all_tasks() -> dict[str, TaskSpec]:
     """Every valid task in :func:`mle_gym.paths.task_assets_dirs`, keyed by ``spec.key``.
 
-    Invalid folders are skipped (logged, and listed by :func:`task_errors`), so one
+    Invalid folders are skipped (logged once, and listed by :func:`task_errors`), so one
     broken task folder cannot make the whole library unusable.
     """
     specs, problems = _specs()
-    if problems:
+    if problems and tuple(problems) not in _WARNED:
+        _WARNED.add(tuple(problems))
         log.warning(
             "%d invalid task folder(s) skipped (`mle-gym list` says why), e.g. %s",
             len(problems),
@@ -132,16 +171,15 @@ def get_task(name: str) -> TaskSpec:
     """Find a task by env id (``MLEBench/x-v0``), key (``mlebench/x``) or bare id (``x``).
 
     A bare id must be unambiguous across benchmarks, except that it names the task of
-    the default family (:func:`mle_gym.families.default_family`) when one of the tasks
-    sharing it is that family's. Only this task's family is
-    imported; a folder its family rejects raises :class:`TaskError` saying why.
+    :data:`mle_gym.families.PREFERRED_BENCHMARK` when one of the tasks sharing it is that
+    benchmark's. Only this task's family is imported; a folder its family rejects raises
+    :class:`TaskError` saying why.
     """
-    # a bare id shared by several benchmarks names the default family's task
-    # (MLAgentBench/spaceship-titanic needs its prefix, MLE-bench's does not)
-    entry = find_entry(name, prefer=lambda e: _family_of(e) == default_family(""))
-    spec = _spec(entry.folder)
-    if isinstance(spec, TaskError):
-        raise spec
+    preferred = PREFERRED_BENCHMARK.lower()
+    entry = find_entry(name, prefer=lambda e: e.benchmark.lower() == preferred)
+    spec, problems = _resolve(entry.key)
+    if spec is None:
+        raise TaskError(problems[0] if problems else f"unknown task '{name}'")
     return spec
 
 
@@ -158,10 +196,13 @@ def evaluation_set(
     out unless ``include_leaky`` — the default evaluation sets never contain them.
     """
     wanted = SPLIT_ALIASES.get(split, split) if split else None
+    keys = [  # by the index first: other benchmarks' families are never loaded
+        key
+        for key, entry in task_index().items()
+        if not benchmark or entry.benchmark.lower() == benchmark.lower()
+    ]
     out = []
-    for spec in all_tasks().values():
-        if benchmark and spec.benchmark.lower() != benchmark.lower():
-            continue
+    for spec in _specs(keys)[0].values():
         if wanted and (spec.split or "") != wanted:
             continue
         if spec.leaky and not include_leaky:

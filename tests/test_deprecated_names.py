@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+import warnings
 
 import pytest
 
@@ -18,8 +19,12 @@ def _forget(monkeypatch: pytest.MonkeyPatch, old: str) -> None:
     (restored after the test)."""
     parent, _, name = old.rpartition(".")
     monkeypatch.delitem(sys.modules, old, raising=False)
-    if parent in sys.modules:
-        monkeypatch.delattr(sys.modules[parent], name, raising=False)
+    if parent in _deprecation.MOVED_PACKAGES and parent not in sys.modules:
+        with warnings.catch_warnings():  # the old parent's own warning is not this test's
+            warnings.simplefilter("ignore", DeprecationWarning)
+            importlib.import_module(parent)
+    if parent in sys.modules and name in vars(sys.modules[parent]):
+        monkeypatch.delattr(sys.modules[parent], name)
 
 
 @pytest.mark.parametrize(("old", "new"), sorted(_deprecation.MOVED_MODULES.items()))
@@ -150,3 +155,71 @@ def test_mlebench_fields_on_another_familys_task_name_their_place() -> None:
     ):
         _ = task.submission
     assert not hasattr(task, "leaderboard")
+
+
+def test_a_moved_package_is_a_proxy_and_its_submodules_move_with_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import mle_gym.families.mlbench as new
+
+    for old in ("mle_gym.mlbench.folders", "mle_gym.mlbench.grade", "mle_gym.mlbench"):
+        monkeypatch.delitem(sys.modules, old, raising=False)
+    with pytest.warns(DeprecationWarning, match="mle_gym.mlbench is deprecated"):
+        package = importlib.import_module("mle_gym.mlbench")
+    assert package is not new and package.MLBenchFamily is new.MLBenchFamily
+    # a module of the new package that the table does not list moved with it
+    with pytest.warns(DeprecationWarning, match="moved to mle_gym.families.mlbench.folders"):
+        folders = importlib.import_module("mle_gym.mlbench.folders")
+    assert folders is importlib.import_module("mle_gym.families.mlbench.folders")
+    with pytest.warns(DeprecationWarning, match="moved to mle_gym.families.mlbench.grading"):
+        importlib.import_module("mle_gym.mlbench.grade")
+    assert "grade" not in vars(new)  # importing an old name sets nothing on the new package
+
+
+def test_importlib_import_module_of_an_old_name_warns_at_the_callers_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _forget(monkeypatch, "mle_gym.rewards")
+    with pytest.warns(DeprecationWarning, match="mle_gym.rewards is deprecated") as record:
+        importlib.import_module("mle_gym.rewards")
+    assert record[0].filename == __file__
+
+
+def test_the_old_templates_package_serves_the_new_files(monkeypatch: pytest.MonkeyPatch) -> None:
+    from importlib import resources
+
+    _forget(monkeypatch, "mle_gym.agents.templates")
+    with pytest.warns(DeprecationWarning, match="mle_gym.agents.templates is deprecated"):
+        text = resources.files("mle_gym.agents.templates").joinpath("tabular_baseline.py")
+        assert "submission.csv" in text.read_text()
+
+
+def test_the_replica_seed_of_before_the_family_options(recwarn: pytest.WarningsRecorder) -> None:
+    import gymnasium as gym
+
+    from mle_gym.families import make_family
+    from mle_gym.tasks import get_task
+
+    task = get_task("MLEBench/spaceship-titanic-v0")
+    with pytest.warns(DeprecationWarning, match=r"make_family\(\.\.\., replica_seed=\.\.\.\)"):
+        family = make_family(task, replica_seed=4)
+    assert family.replica_seed == 4 and family.opts.replica_seed == 4
+    env = gym.make("MLEBench/spaceship-titanic-v0", replica_seed=2, sandbox="unsafe-local")
+    try:
+        with pytest.warns(DeprecationWarning, match="MLEEnv.replica_seed is deprecated"):
+            assert env.unwrapped.replica_seed == 2
+    finally:
+        env.close()
+    # families without replicas ignored the env's former keyword: they still do, warning
+    with pytest.warns(DeprecationWarning, match="replica_seed is not an option of the mlbench"):
+        env = gym.make("MLBench/clusterlab-v0", replica_seed=0, sandbox="unsafe-local")
+    env.close()
+
+
+def test_mlebench_model_names_of_task_schema_moved() -> None:
+    from mle_gym import task_schema
+    from mle_gym.families.mlebench import task
+
+    for name in ("MLEBenchTaskFile", "LeaderboardFile", "TargetKind", "MLEBENCH_SOURCES"):
+        with pytest.warns(DeprecationWarning, match=f"task_schema.{name} is deprecated"):
+            assert getattr(task_schema, name) is getattr(task, name)

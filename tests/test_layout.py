@@ -217,3 +217,80 @@ def test_code_around_the_env_takes_any_familys_task(env_id: str, tmp_path: Path)
             MacroActionWrapper(env)
     finally:
         env.close()
+
+
+MINIMAL_FAMILY = """
+from mle_gym.families.base import TaskFamily
+
+
+class Grade:
+    def __init__(self, valid, score):
+        self.valid, self.score = valid, score
+
+    def to_dict(self):
+        return {"valid": self.valid, "score": self.score}
+
+
+class Minimal(TaskFamily):
+    name = "minimal"
+
+    def resolve_data(self, data, options):
+        return None
+
+    def observation(self, episode, listing, tools, max_steps, limits):
+        return "write submission.csv\\n" + listing
+
+    def grade(self, episode):
+        path = episode.workspace / "submission.csv"
+        return Grade(path.is_file(), 1.0 if path.is_file() else None)
+
+    def reward(self, grade, mode, data_source):
+        return float(grade["score"] or 0.0)
+
+    def end_summary(self, grade, reward, reason):
+        return f"reward {reward}"
+"""
+
+
+def test_a_family_with_only_the_abstract_hooks_runs_episodes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A third-party family gets working defaults for every other hook (the default
+    submission file included), through gym.make and the catalog."""
+    from mle_gym.tasks import clear_caches, load_task
+
+    (tmp_path / "minimal_family.py").write_text(MINIMAL_FAMILY)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    folder = tmp_path / "tasks" / "custom" / "hello"
+    folder.mkdir(parents=True)
+    (folder / "description.md").write_text("Say hello.\n")
+    (folder / "task.yaml").write_text(
+        "id: hello\nbenchmark: Custom\nfamily: minimal_family:Minimal\nmetric: m\ndata: [replica]\n"
+    )
+    with pytest.raises(TaskError, match=r"data: must be a mapping of data sources, got list"):
+        load_task(folder)
+    (folder / "task.yaml").write_text(
+        "id: hello\nbenchmark: Custom\nfamily: minimal_family:Minimal\nmetric: m\n"
+    )
+    monkeypatch.setenv("MLE_GYM_TASKS_PATH", str(tmp_path / "tasks"))
+    clear_caches()
+    try:
+        assert "Custom/hello-v0" in mle_gym.register_all()
+        env = gym.make("Custom/hello-v0", sandbox="local")
+        try:
+            obs, _ = env.reset(seed=0)
+            assert obs.startswith("write submission.csv")
+            assert env.unwrapped.submission_path == "/workspace/submission.csv"
+            env.step({"tool": "write_file", "args": {"path": "submission.csv", "content": "hi"}})
+            _, reward, terminated, _, info = env.step({"tool": "submit", "args": {}})
+            assert terminated and reward == 1.0 and info["grade"]["valid"]
+        finally:
+            env.close()
+    finally:
+        gym.registry.pop("Custom/hello-v0", None)
+        clear_caches()
+
+
+def test_import_of_the_family_registry_loads_no_family() -> None:
+    loaded = _modules_after("import mle_gym.families")
+    assert not [m for m in loaded if any(m.startswith(p) for p in FAMILY_PACKAGES)], loaded

@@ -151,5 +151,9 @@ class Agent(abc.ABC):
 
 # the agent factory's names, which moved to mle_gym.agents.factory
 __getattr__ = moved_names(
-    __name__, {n: f"mle_gym.agents.factory:{n}" for n in ("make_agent", "load_agent_class")}
+    __name__,
+    {
+        n: f"mle_gym.agents.factory:{n}"
+        for n in ("make_agent", "load_agent_class", "BUILTIN_AGENTS")
+    },
 )

@@ -27,13 +27,12 @@ class RandomAgent(Agent):
 
     def reset(self, task_info: dict[str, Any]) -> None:
         task = task_info.get("task")
-        # tasks with a CSV submission and a sample of it (MLE-bench's) name both
+        # tasks with a CSV submission and a sample of it (MLE-bench's) name both; others
+        # get the defaults (never the previous task's)
         sample = getattr(task, "sample_submission_file", None)
         submission = getattr(task, "submission", None)
-        if sample:
-            self.sample_file = f"data/{sample}"
-        if submission is not None:
-            self.submission_file = submission.file
+        self.sample_file = f"data/{sample}" if sample else "data/sample_submission.csv"
+        self.submission_file = submission.file if submission is not None else "submission.csv"
 
     def act(self, observation: str, info: dict[str, Any]) -> Any:
         if self.rng.random() < self.submit_prob:

@@ -70,8 +70,9 @@ def _known_errors() -> tuple[type[BaseException], ...]:
     from mle_gym.errors import SetupError
 
     # TaskError, option and reward-mode errors are ValueErrors; data, credentials,
-    # repositories and sandboxes raise SetupErrors
-    return (SetupError, ValueError, FileNotFoundError)
+    # repositories and sandboxes raise SetupErrors; a family without a step (prepare, a
+    # reference policy) says so with NotImplementedError
+    return (SetupError, ValueError, FileNotFoundError, NotImplementedError)
 
 
 def main(argv: list[str] | None = None) -> int:

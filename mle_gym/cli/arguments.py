@@ -4,9 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from mle_gym._deprecation import moved_names
 from mle_gym.sandbox import BACKENDS as SANDBOX_CHOICES
 
 __all__ = ["DATA_HELP", "REWARD_MODE_HELP", "SANDBOX_CHOICES", "add_flag"]
+
+# MLE-bench's choices, which --data and --reward-mode no longer restrict themselves to
+__getattr__ = moved_names(
+    __name__,
+    {
+        "DATA_CHOICES": "mle_gym.families.mlebench.prepare:DATA_CHOICES",
+        "REWARD_MODE_CHOICES": "mle_gym.families.mlebench.rewards:REWARD_MODES",
+    },
+)
 
 #: ``--data`` and ``--reward-mode`` take what the task's family accepts (its
 #: ``data_choices`` / ``reward_modes``); a value it does not is an error naming them

@@ -29,8 +29,9 @@ def cmd_list(args: argparse.Namespace) -> int:
 
     rows = []
     for task in evaluation_set(args.split, args.benchmark, include_leaky=not args.exclude_leaky):
+        family = make_family(task)
         notes = []
-        problem = task.grader_problem()
+        problem = family.problem()
         if problem:
             notes.append("GRADER MISSING")
         if task.leaky:
@@ -41,7 +42,7 @@ def cmd_list(args: argparse.Namespace) -> int:
                 task.benchmark,
                 task.split or "-",
                 task.metric,
-                make_family(task).data_status(),
+                family.data_status(),
                 ", ".join(notes),
             )
         )

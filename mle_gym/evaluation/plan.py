@@ -145,59 +145,46 @@ def build_config(request: EvalRequest, stored: RunConfig | None) -> RunConfig:
     return config
 
 
-def _choices_problem(task: Any, config: RunConfig) -> str | None:
-    """Why ``task``'s family cannot take ``config``'s data or reward mode at all, or None."""
-    from mle_gym.families import family_class
-
-    cls = family_class(task.family)
-    if config.data not in cls.data_choices:
-        return f"--data must be one of {cls.data_choices} for {task.env_id}"
-    if config.reward_mode not in cls.reward_modes:
-        return f"--reward-mode must be one of {cls.reward_modes} for {task.env_id}"
-    return None
-
-
-def _task_problems(config: RunConfig) -> tuple[list[str], list[tuple[str, str]]]:
-    """(settings the tasks cannot take, (task, why) for tasks that cannot run here now)."""
+def _families(config: RunConfig) -> list[tuple[str, Any]]:
+    """(env id, the family instance serving it) of every task of ``config``."""
     from mle_gym.families import make_family
     from mle_gym.tasks import get_task
 
-    wrong: list[str] = []
-    missing: list[tuple[str, str]] = []
-    for env_id in config.tasks:
-        family = make_family(get_task(env_id))
-        why = family.problem() or family.unavailable(config.data)
-        if why:
-            missing.append((env_id, why))
-            continue
+    return [(env_id, make_family(get_task(env_id))) for env_id in config.tasks]
+
+
+def _wrong_settings(families: list[tuple[str, Any]], config: RunConfig) -> None:
+    """EvalConfigError naming the settings some task's family never takes (its
+    ``check_settings``: data source, reward mode, their combination)."""
+    wrong = []
+    for env_id, family in families:
         try:
-            family.check_config(config.data, config.reward_mode)
-        except RuntimeError as exc:  # DataNotPrepared and the families' own kinds
-            missing.append((env_id, str(exc)))
+            family.check_settings(config.data, config.reward_mode)
         except ValueError as exc:
-            wrong.append(str(exc))
-    return wrong, missing
+            wrong.append(f"{layout.task_id_of(env_id)}: {exc}")
+    if wrong:
+        raise EvalConfigError("; ".join(wrong))
 
 
 def check_config(config: RunConfig, request: EvalRequest) -> RunConfig:
     """Validate ``config`` on this machine (see the module docstring); return it, minus
-    tasks without data when ``request.skip_unavailable``. Each task's family judges its
-    settings (``data_choices``, ``reward_modes``, ``check_config``) and its data
-    (``problem``, ``unavailable``)."""
+    tasks without data when ``request.skip_unavailable``. Each task's family judges the
+    settings (``check_settings``) and, unless the episodes run on a remote cluster, whether
+    the task can run here now (``problem``, ``unavailable``: cheap checks, no data loaded)."""
     from mle_gym.sandbox import check_kind
-    from mle_gym.tasks import get_task
 
-    wrong = [p for p in (_choices_problem(get_task(e), config) for e in config.tasks) if p]
-    if wrong:
-        raise EvalConfigError("; ".join(dict.fromkeys(wrong)))
+    families = _families(config)
+    _wrong_settings(families, config)
     agent_spec.check_spec(config.agent, config.agent_args)
     remote = request.backend == "ray" and bool(request.ray_address)
     if remote:
         return config
     check_kind(config.sandbox)
-    wrong, missing = _task_problems(config)
-    if wrong:
-        raise EvalConfigError("; ".join(dict.fromkeys(wrong)))
+    missing = []
+    for env_id, family in families:
+        why = family.problem() or family.unavailable(config.data)
+        if why:
+            missing.append((env_id, why))
     if not missing:
         return config
     if request.skip_unavailable:

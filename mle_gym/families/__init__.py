@@ -45,6 +45,11 @@ DEFAULT_BY_BENCHMARK: dict[str, str] = {
 }
 
 
+#: the benchmark whose task a bare task id names when several benchmarks have that id
+#: (``spaceship-titanic`` is MLE-bench's; MLAgentBench's needs its prefix)
+PREFERRED_BENCHMARK = "MLEBench"
+
+
 def default_family(benchmark: str) -> str:
     """The family name used when task.yaml does not say."""
     return DEFAULT_BY_BENCHMARK.get(benchmark.lower(), "mlebench")
@@ -71,16 +76,54 @@ def family_class(name: str) -> type[TaskFamily]:
     return cls
 
 
-def make_family(task: TaskSpec, options: Mapping[str, Any] | None = None) -> TaskFamily:
+def make_family(
+    task: TaskSpec, options: Mapping[str, Any] | None = None, *, replica_seed: int | None = None
+) -> TaskFamily:
     """The family instance serving ``task`` (one per env); ``options`` are the family's
-    options (its ``gym.make`` keywords), checked by the family."""
-    return family_class(task.family)(task, options)
+    options (its ``gym.make`` keywords), checked by the family. (``replica_seed=``: the
+    former keyword; pass it in ``options``.)"""
+    cls = family_class(task.family)
+    if replica_seed is None:
+        return cls(task, options)
+    from mle_gym._deprecation import warn_deprecated
+
+    warn_deprecated(
+        "make_family(..., replica_seed=...) is deprecated: pass it in options (the family's "
+        "replica_seed option); the old name will be removed in the next release",
+        2,
+    )
+    merged = dict(options or {})
+    if "replica_seed" in cls.option_names():
+        merged.setdefault("replica_seed", replica_seed)
+    return cls(task, merged)
 
 
-def check_keywords(task: TaskSpec, keywords: Mapping[str, Any], env_parameters: list[str]) -> None:
-    """TypeError naming what the env and ``task``'s family take, for a keyword neither
-    knows (a misspelt ``sandbox=`` must not read as a family option)."""
+def family_options_of(
+    task: TaskSpec,
+    keywords: Mapping[str, Any],
+    mapping: Mapping[str, Any] | None,
+    env_parameters: list[str],
+) -> dict[str, Any]:
+    """The options of ``task``'s family from an env's keyword arguments beyond its own
+    (``keywords``) and its ``family_options`` (``mapping``).
+
+    A keyword the family does not take is a TypeError naming what the env
+    (``env_parameters``) and the family take — a misspelt ``sandbox=`` must not read as a
+    family option —, except ``replica_seed`` (the env's former keyword, which families
+    without replicas ignored): ignored with a DeprecationWarning. An option given both ways
+    is a ValueError. Values are the family's to check.
+    """
+    from mle_gym._deprecation import warn_deprecated
+
     known = family_class(task.family).option_names()
+    keywords = dict(keywords)
+    if "replica_seed" in keywords and "replica_seed" not in known:
+        warn_deprecated(
+            f"replica_seed is not an option of the {task.family} family of {task.env_id}; "
+            "it is ignored (an error in the next release)",
+            3,
+        )
+        del keywords["replica_seed"]
     unknown = sorted(set(keywords) - set(known))
     if unknown:
         raise TypeError(
@@ -88,6 +131,11 @@ def check_keywords(task: TaskSpec, keywords: Mapping[str, Any], env_parameters: 
             f"{', '.join(env_parameters)}, and its family ({task.family}) "
             + (f"takes {', '.join(known)}" if known else "takes no options")
         )
+    given = dict(mapping or {})
+    twice = sorted(set(given) & set(keywords))
+    if twice:
+        raise ValueError(f"options given both as keywords and in family_options: {twice}")
+    return {**given, **keywords}
 
 
 _BASE_NAMES = ("Episode", "GradeLike", "TaskFamily")
@@ -105,11 +153,12 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "DEFAULT_BY_BENCHMARK",
     "FAMILIES",
+    "PREFERRED_BENCHMARK",
     "Episode",
     "GradeLike",
     "TaskFamily",
-    "check_keywords",
     "default_family",
     "family_class",
+    "family_options_of",
     "make_family",
 ]

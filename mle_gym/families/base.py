@@ -64,8 +64,9 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
+from mle_gym._deprecation import REMOVAL, warn_deprecated
 from mle_gym.task_schema import TaskFile, validate_options, validate_task_file
-from mle_gym.task_spec import Limits, TaskSpec
+from mle_gym.task_spec import Limits, TaskError, TaskSpec
 
 if TYPE_CHECKING:
     from mle_gym.data.store import PreparedData
@@ -225,12 +226,29 @@ class TaskFamily(abc.ABC):
     #: ``data`` values this family accepts
     data_choices: ClassVar[tuple[str, ...]] = ("auto",)
 
-    def __init__(self, task: TaskSpec, options: Mapping[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        task: TaskSpec,
+        options: Mapping[str, Any] | None = None,
+        *,
+        replica_seed: int | None = None,
+    ) -> None:
         self.task = task
         #: the options as given (``gym.make`` keywords and ``family_options``)
         self.options = dict(options or {})
+        if replica_seed is not None:  # the constructor's former keyword
+            warn_deprecated(
+                f"{type(self).__name__}(replica_seed=...) is deprecated: pass it in options "
+                f"(the family's replica_seed option); {REMOVAL}",
+                2,
+            )
+            if "replica_seed" in self.option_names():
+                self.options.setdefault("replica_seed", replica_seed)
         #: the options checked against :attr:`options_model` (defaults filled in)
         self.opts: Any = validate_options(self.options_model, self.options, task.env_id)
+        #: the default variant of generated data: the ``replica_seed`` option where the
+        #: family has one (:mod:`mle_gym.families.replicas`), else 0
+        self.replica_seed = int(getattr(self.opts, "replica_seed", 0))
 
     # -- task discovery --------------------------------------------------------------------
 
@@ -264,13 +282,28 @@ class TaskFamily(abc.ABC):
 
     # -- construction ----------------------------------------------------------------------
 
-    def check_config(self, data: str, reward_mode: str) -> None:
-        """Raise (ValueError, TaskError, DataNotPrepared...) if the env cannot run as
-        configured; the message names the fix."""
+    def check_settings(self, data: str, reward_mode: str) -> None:
+        """ValueError for a ``data`` or ``reward_mode`` the family never serves (or never
+        together); cheap: no data is looked at (``mle-gym eval`` checks every task of a run
+        with it before anything starts). Default: :attr:`data_choices`, :attr:`reward_modes`."""
         if data not in self.data_choices:
             raise ValueError(f"data must be one of {self.data_choices}, got {data!r}")
         if reward_mode not in self.reward_modes:
             raise ValueError(f"reward_mode must be one of {self.reward_modes}")
+
+    def check_config(self, data: str, reward_mode: str) -> None:
+        """Raise (ValueError, TaskError, DataNotPrepared...) if the env cannot run as
+        configured; the message names the fix. Default: :meth:`check_settings`, then
+        :meth:`problem` (a TaskError) and :meth:`unavailable` (a DataNotPrepared)."""
+        from mle_gym.data.store import DataNotPrepared
+
+        self.check_settings(data, reward_mode)
+        problem = self.problem()
+        if problem is not None:
+            raise TaskError(f"{self.task.env_id} cannot be used: {problem}")
+        why = self.unavailable(data)
+        if why is not None:
+            raise DataNotPrepared(why)
 
     def toolset(self, name: str) -> Toolset:
         """The toolset called ``name`` (one of :attr:`toolsets`)."""
@@ -337,8 +370,10 @@ class TaskFamily(abc.ABC):
     # -- during the episode ----------------------------------------------------------------
 
     def submission_path(self, episode: Episode) -> str:
-        """The sandbox path of the file ``submit`` hands in."""
-        return f"/workspace/{self.task.submission.file}"
+        """The sandbox path of the file ``submit`` hands in. Default: the task's
+        ``submission.file`` if its spec has one, else ``/workspace/submission.csv``."""
+        submission = getattr(self.task, "submission", None)
+        return f"/workspace/{getattr(submission, 'file', None) or 'submission.csv'}"
 
     def validate(self, episode: Episode, path: str) -> ToolResult:
         """The ``validate_submission`` tool: a format check that never reveals a score."""
@@ -363,8 +398,9 @@ class TaskFamily(abc.ABC):
     # -- catalog ---------------------------------------------------------------------------
 
     def episode_record(self, episode: Episode) -> dict[str, Any]:
-        """Extra fields of the trajectory's reset record (e.g. the replica seed)."""
-        return {}
+        """Extra fields of the trajectory's reset record. Default: ``replica_seed`` None
+        (the trajectory format has the field; families with replicas fill it)."""
+        return {"replica_seed": None}
 
     def data_status(self) -> str:
         """A short phrase for ``mle-gym list`` (e.g. "replica available")."""

@@ -39,9 +39,9 @@ def agent_environment(
     path: str, cpus: float, extra: Mapping[str, str], **more: str
 ) -> dict[str, str]:
     """The environment every agent process starts with (built from scratch, never the
-    host's): ``PATH``, the agent's home and locale, headless plotting, one math-library
-    thread per CPU of ``cpus``; then ``more`` (backend-specific) and ``extra`` (the
-    caller's)."""
+    host's): ``PATH``, the agent's home and user, ``more`` (backend-specific additions, e.g.
+    ``LOGNAME``), the locale, headless plotting and one math-library thread per CPU of
+    ``cpus``; ``extra`` (the caller's) overrides any of them."""
     threads = str(max(1, int(cpus)))
     env = {
         "PATH": path,

@@ -172,7 +172,7 @@ def test_every_reference_metric_name_is_implemented() -> None:
 @pytest.mark.parametrize("competition", IDS)
 def test_every_task_can_be_graded_or_says_why(competition: str) -> None:
     spec = get_task(f"MLEBench/{competition}-v0")
-    problem = spec.grader_problem()
+    problem = spec.problem()
     if spec.grader == "missing":
         assert problem and "no grader" in problem
         with pytest.raises(TaskError, match="cannot be used"):

@@ -48,7 +48,7 @@ TASK_IDS = (
 def test_grader_resolves_with_the_metric_library(task_id: str) -> None:
     task = get_task(task_id)
     metric_library.get_metric(task.metric)  # the grade.py files use the task's metric too
-    assert task.grader_problem() is None
+    assert task.problem() is None
     assert task.kaggle_supported
 
 

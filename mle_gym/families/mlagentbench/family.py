@@ -44,13 +44,11 @@ from mle_gym.families.mlagentbench.task import (
     parse_config,
     parse_task,
 )
+from mle_gym.families.replicas import ReplicaVariants
 from mle_gym.families.toolsets import Toolset
 from mle_gym.sandbox import hostfs
 from mle_gym.task_spec import Limits, TaskSpec
 from mle_gym.tools.spec import ToolResult, ToolSpec
-
-FAMILY_OPTIONS = tuple(MLAgentBenchOptions.model_fields)
-
 
 #: Bounds of the rerun copy of a workspace (a clear EvaluationFailed beyond them).
 MAX_RERUN_ENTRIES = 200_000
@@ -82,13 +80,12 @@ def copy_workspace(src: Path, dest: Path) -> None:
         raise EvaluationFailed(f"the workspace cannot be copied for the rerun: {exc}") from None
 
 
-class MLAgentBenchFamily(TaskFamily):
+class MLAgentBenchFamily(ReplicaVariants, TaskFamily):
     """See module docstring."""
 
     name: ClassVar[str] = "mlagentbench"
     task_file: ClassVar[type[MLAgentBenchTaskFile]] = MLAgentBenchTaskFile
     options_model: ClassVar[type[MLAgentBenchOptions]] = MLAgentBenchOptions
-    reset_options: ClassVar[tuple[str, ...]] = ("replica_seed",)
     toolsets: ClassVar[tuple[str, ...]] = ("default", "mlagentbench")
     reward_modes: ClassVar[tuple[str, ...]] = mlab_grade.REWARD_MODES
     data_choices: ClassVar[tuple[str, ...]] = mlab_data.DATA_CHOICES
@@ -96,12 +93,13 @@ class MLAgentBenchFamily(TaskFamily):
     def __init__(self, task: TaskSpec, options: Mapping[str, Any] | None = None) -> None:
         super().__init__(task, options)
         self.rerun = bool(self.opts.rerun)
-        self.replica_seed = int(self.opts.replica_seed)
         self.cfg: MLABConfig = parse_config(task)
 
     @classmethod
     def parse_task(cls, folder: Path, raw: dict[str, Any], *, family: str) -> MLAgentBenchTask:
-        return parse_task(folder, raw, family)
+        spec = parse_task(folder, raw, family, cls.task_file)
+        cls.check_task(spec)
+        return spec
 
     @classmethod
     def reference_policy(cls, task: TaskSpec, observation: str) -> ReferencePolicy:
@@ -112,8 +110,17 @@ class MLAgentBenchFamily(TaskFamily):
     # -- construction ----------------------------------------------------------------------
 
     def check_config(self, data: str, reward_mode: str) -> None:
-        super().check_config(data, reward_mode)
+        self.check_settings(data, reward_mode)
         mlab_data.check_choice(self.task, self.cfg, data)
+
+    def unavailable(self, data: str) -> str | None:
+        from mle_gym.data.store import DataNotPrepared
+
+        try:
+            mlab_data.check_choice(self.task, self.cfg, data)
+        except (ValueError, DataNotPrepared) as exc:
+            return str(exc)
+        return None
 
     def toolset(self, name: str) -> Toolset:
         if name == "mlagentbench":
@@ -123,11 +130,6 @@ class MLAgentBenchFamily(TaskFamily):
         return super().toolset(name)
 
     # -- reset -----------------------------------------------------------------------------
-
-    def parse_reset_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
-        parsed = super().parse_reset_options(options)
-        parsed["replica_seed"] = int(parsed.get("replica_seed", self.replica_seed))
-        return parsed
 
     def resolve_data(self, data: str, options: Mapping[str, Any]) -> PreparedData | None:
         return mlab_data.resolve(self.task, self.cfg, data, options["replica_seed"])
@@ -294,10 +296,6 @@ class MLAgentBenchFamily(TaskFamily):
     def end_summary(self, grade: GradeLike, reward: float, reason: str | None) -> str:
         assert isinstance(grade, mlab_grade.MLABGrade)
         return mlab_grade.summary(grade, reward, reason)
-
-    def episode_record(self, episode: Episode) -> dict[str, Any]:
-        seed = episode.options.get("replica_seed")
-        return {"replica_seed": seed if episode.data_source == "replica" else None}
 
     # -- catalog ---------------------------------------------------------------------------
 

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+
+from mle_gym.families.replicas import ReplicaSeedOptions
 
 
-class MLAgentBenchOptions(BaseModel):
+class MLAgentBenchOptions(ReplicaSeedOptions):
     """``gym.make("MLAgentBench/<task>-v0", rerun=True, replica_seed=1)``."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     rerun: bool = Field(
         False, description="run the final code again in a fresh sandbox and score that run"
     )
-    replica_seed: int = Field(0, description="which variant of the offline replica to use")

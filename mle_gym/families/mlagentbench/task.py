@@ -30,6 +30,7 @@ from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt, field_validator
 
+from mle_gym._deprecation import moved_names
 from mle_gym.families.base import spec_fields
 from mle_gym.task_schema import NonEmptyStrList, TaskFile, none_to, validate_task_file
 from mle_gym.task_spec import TaskError, TaskSpec
@@ -178,12 +179,24 @@ def _config(model: MLAgentBenchTaskFile, folder: Path, data: dict[str, Any]) -> 
     )
 
 
-def parse_task(folder: Path, raw: dict[str, Any], family: str) -> MLAgentBenchTask:
-    """``raw`` (``folder``'s task.yaml) checked against :class:`MLAgentBenchTaskFile` and
-    parsed; TaskError naming the field at fault, or the file the folder lacks."""
-    model = validate_task_file(MLAgentBenchTaskFile, raw, folder / "task.yaml")
+def parse_task(
+    folder: Path,
+    raw: dict[str, Any],
+    family: str,
+    model_class: type[MLAgentBenchTaskFile] = MLAgentBenchTaskFile,
+) -> MLAgentBenchTask:
+    """``raw`` (``folder``'s task.yaml) checked against ``model_class`` (a subclass of
+    :class:`MLAgentBenchTaskFile`) and parsed; TaskError naming the field at fault, or the
+    file the folder lacks."""
+    model = validate_task_file(model_class, raw, folder / "task.yaml")
     fields = spec_fields(model, folder, raw, family)
     return MLAgentBenchTask(**fields, config=_config(model, folder, fields["data"]))
+
+
+# the options model, which moved to .options
+__getattr__ = moved_names(
+    __name__, {"MLAgentBenchOptions": "mle_gym.families.mlagentbench.options:MLAgentBenchOptions"}
+)
 
 
 def parse_config(task: TaskSpec) -> MLABConfig:

@@ -102,7 +102,9 @@ class MLBenchFamily(TaskFamily):
 
     @classmethod
     def parse_task(cls, folder: Path, raw: dict[str, Any], *, family: str) -> MLBenchTask:
-        return parse_task(folder, raw, family)
+        spec = parse_task(folder, raw, family)
+        cls.check_task(spec)
+        return spec
 
     @classmethod
     def reference_policy(cls, task: TaskSpec, observation: str) -> ReferencePolicy:

@@ -20,6 +20,7 @@ from mle_gym.families.mlebench import prepare as sources
 from mle_gym.families.mlebench import prompts, rewards
 from mle_gym.families.mlebench.options import MLEBenchOptions
 from mle_gym.families.mlebench.task import MLEBenchTask, MLEBenchTaskFile, parse_task
+from mle_gym.families.replicas import ReplicaVariants
 from mle_gym.task_spec import Limits, TaskError, TaskSpec
 from mle_gym.tools.fs import FsError
 from mle_gym.tools.spec import ToolResult, ToolSpec
@@ -28,13 +29,12 @@ if TYPE_CHECKING:
     from mle_gym.data.store import PreparedData
 
 
-class MLEBenchFamily(TaskFamily):
+class MLEBenchFamily(ReplicaVariants, TaskFamily):
     """See module docstring."""
 
     name: ClassVar[str] = "mlebench"
     task_file: ClassVar[type[MLEBenchTaskFile]] = MLEBenchTaskFile
     options_model: ClassVar[type[MLEBenchOptions]] = MLEBenchOptions
-    reset_options: ClassVar[tuple[str, ...]] = ("replica_seed",)
     reward_modes: ClassVar[tuple[str, ...]] = rewards.REWARD_MODES
     data_choices: ClassVar[tuple[str, ...]] = sources.DATA_CHOICES
 
@@ -44,11 +44,12 @@ class MLEBenchFamily(TaskFamily):
         if not isinstance(task, MLEBenchTask):
             raise TaskError(f"{task.env_id} is not an MLE-bench task (family {task.family!r})")
         super().__init__(task, options)
-        self.replica_seed = int(self.opts.replica_seed)
 
     @classmethod
     def parse_task(cls, folder: Path, raw: dict[str, Any], *, family: str) -> MLEBenchTask:
-        return parse_task(folder, raw, family)
+        spec = parse_task(folder, raw, family, cls.task_file)
+        cls.check_task(spec)
+        return spec
 
     @classmethod
     def reference_policy(cls, task: TaskSpec, observation: str) -> ReferencePolicy:
@@ -57,31 +58,35 @@ class MLEBenchFamily(TaskFamily):
         assert isinstance(task, MLEBenchTask)
         return TabularPolicy(task)
 
+    def check_settings(self, data: str, reward_mode: str) -> None:
+        super().check_settings(data, reward_mode)
+        if data == "replica" and reward_mode in ("percentile", "medal"):
+            rewards.resolve_mode(reward_mode, self.task, "replica")  # raises with the reason
+
     def check_config(self, data: str, reward_mode: str) -> None:
         task = self.task
-        if data not in sources.DATA_CHOICES:
-            raise ValueError(f"data must be one of {sources.DATA_CHOICES}, got {data!r}")
+        self.check_settings(data, reward_mode)
         if data in ("kaggle", "replica", "bundled") and data not in task.sources:
             raise ValueError(f"task {task.key} has no {data!r} data source")
-        if reward_mode not in rewards.REWARD_MODES:
-            raise ValueError(f"reward_mode must be one of {rewards.REWARD_MODES}")
-        if data == "replica" and reward_mode in ("percentile", "medal"):
-            rewards.resolve_mode(reward_mode, task, "replica")  # raises with the reason
         problem = task.problem()
         if problem is not None:
             raise TaskError(f"{task.env_id} cannot be used: {problem}")
-        if not sources.available(task, data):
-            if data in ("kaggle", "bundled"):
-                raise sources.DataNotPrepared(
-                    f"{data} data for {task.key} is not prepared; run "
-                    f"`mle-gym prepare {task.id}`, or use data='replica' if it has one"
-                )
-            raise sources.DataNotPrepared(sources.missing_data_message(task))
+        why = self.unavailable(data)
+        if why is not None:
+            raise sources.DataNotPrepared(why)
 
-    def parse_reset_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
-        parsed = super().parse_reset_options(options)
-        parsed["replica_seed"] = int(parsed.get("replica_seed", self.replica_seed))
-        return parsed
+    def unavailable(self, data: str) -> str | None:
+        task = self.task
+        if data in ("kaggle", "replica", "bundled") and data not in task.sources:
+            return f"task {task.key} has no {data!r} data source"
+        if sources.available(task, data):
+            return None
+        if data in ("kaggle", "bundled"):
+            return (
+                f"{data} data for {task.key} is not prepared; run "
+                f"`mle-gym prepare {task.id}`, or use data='replica' if it has one"
+            )
+        return sources.missing_data_message(task)
 
     def resolve_data(self, data: str, options: Mapping[str, Any]) -> PreparedData:
         return sources.resolve(self.task, data, options["replica_seed"])
@@ -153,10 +158,6 @@ class MLEBenchFamily(TaskFamily):
     def end_summary(self, grade: GradeLike, reward: float, reason: str | None) -> str:
         return prompts.end_summary(grade, reward, reason)  # type: ignore[arg-type]
 
-    def episode_record(self, episode: Episode) -> dict[str, Any]:
-        seed = episode.options.get("replica_seed")
-        return {"replica_seed": seed if episode.data_source == "replica" else None}
-
     # -- catalog ---------------------------------------------------------------------------
 
     def data_status(self) -> str:
@@ -174,9 +175,6 @@ class MLEBenchFamily(TaskFamily):
         if "replica" in task.data:
             parts.append("replica available")
         return ", ".join(parts)
-
-    def unavailable(self, data: str) -> str | None:
-        return None if sources.available(self.task, data) else f"no {data!r} data"
 
     def grade_file(
         self, submission: Path | None, *, data: str = "auto", seed: int = 0

@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from mle_gym.families.replicas import ReplicaSeedOptions
 
 
-class MLEBenchOptions(BaseModel):
+class MLEBenchOptions(ReplicaSeedOptions):
     """``gym.make("MLEBench/<task>-v0", replica_seed=3)``; ``options={"replica_seed": n}``
     at reset overrides it for one episode."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    replica_seed: int = Field(0, description="which variant of the offline replica to use")

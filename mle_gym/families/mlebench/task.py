@@ -198,10 +198,15 @@ class MLEBenchTask(TaskSpec):
         return None
 
 
-def parse_task(folder: Path, raw: dict[str, Any], family: str) -> MLEBenchTask:
-    """``raw`` (``folder``'s task.yaml) checked against :class:`MLEBenchTaskFile` and
-    parsed; TaskError naming the field at fault."""
-    model = validate_task_file(MLEBenchTaskFile, raw, folder / "task.yaml")
+def parse_task(
+    folder: Path,
+    raw: dict[str, Any],
+    family: str,
+    model_class: type[MLEBenchTaskFile] = MLEBenchTaskFile,
+) -> MLEBenchTask:
+    """``raw`` (``folder``'s task.yaml) checked against ``model_class`` (a subclass of
+    :class:`MLEBenchTaskFile`) and parsed; TaskError naming the field at fault."""
+    model = validate_task_file(model_class, raw, folder / "task.yaml")
     board, sub = model.leaderboard, model.submission
     return MLEBenchTask(
         **spec_fields(model, folder, raw, family),
