@@ -342,3 +342,17 @@ def test_the_import_checks_see_an_offending_line() -> None:
         "mle_gym.families.mlebench.testing",
         "pytest",
     ]
+
+
+def test_grading_cases_use_no_assert_statement() -> None:
+    """Checks raise through the kit's helpers (expect, assert_score...), so they hold under
+    ``python -O`` too."""
+    import ast
+
+    folders = [REPO / "task_assets" / "mlebench", REPO / "docs" / "examples" / "mlebench"]
+    found = []
+    for root in folders:
+        for path in sorted(root.glob("*/grading_cases.py")):
+            tree = ast.parse(path.read_text(), str(path))
+            found += [f"{path}:{n.lineno}" for n in ast.walk(tree) if isinstance(n, ast.Assert)]
+    assert found == []

@@ -32,14 +32,15 @@ RAW_CHECKS = (testing.RawGrading, testing.KeyedRawGrading)
 
 
 def _case_params() -> list[object]:
-    """``pytest.param(task id, case name)`` per case of every folder, id ``<task>-<case>``."""
+    """``pytest.param(task key, case name)`` per case of every folder, id ``<task>-<case>``
+    (the key, ``mlebench/<id>``, names the task even if another benchmark shares its id)."""
     params = testing.case_params(all_tasks().values())
-    return [pytest.param(p.task_id, p.case, id=p.id) for p in params]
+    return [pytest.param(p.task_key, p.case, id=p.id) for p in params]
 
 
-@pytest.mark.parametrize(("competition", "case"), _case_params())
-def test_grading_case(competition: str, case: str, tmp_path: Path) -> None:
-    testing.run_case(get_task(competition), case, tmp_path)
+@pytest.mark.parametrize(("task_key", "case"), _case_params())
+def test_grading_case(task_key: str, case: str, tmp_path: Path) -> None:
+    testing.run_case(get_task(task_key), case, tmp_path)
 
 
 def _has_raw_case(task: TaskSpec) -> bool:

@@ -8,7 +8,8 @@ library such as scikit-learn or scipy is imported inside the function that needs
 ``AssertionError`` when the case does not hold. The project's test suite
 (``tests/mlebench/test_grading_cases.py``) finds every folder's file with
 :func:`case_params` and runs each check as the test ``<id>-<case name>`` with
-:func:`run_case`; any other test runner can do the same.
+:func:`run_case` (on the task named by its key, ``mlebench/<id>``); any other test runner
+can do the same.
 
 Tiny synthetic files in the competition's real format are graded end to end by the project's
 grader, and the scores are compared with values computed independently (the oracles of
@@ -26,22 +27,37 @@ grader, and the scores are compared with values computed independently (the orac
 
 Any other ``(task, tmp_path) -> None`` function is a check too (a folder's own checks); it
 grades files with :func:`grade_file`, :func:`grade_frame` or :func:`score` and asserts with
-:func:`assert_score`, :func:`assert_close`, :func:`assert_invalid` and :func:`expect_invalid`
-/ :func:`raises`. Importing this module imports neither pytest nor scikit-learn.
+:func:`assert_score`, :func:`assert_close`, :func:`assert_invalid`, :func:`expect_invalid`
+/ :func:`raises`, :func:`expect` and :func:`fail`. Scores are compared by :func:`close`, the
+rule of ``pytest.approx`` exactly (``abs=`` alone is an absolute tolerance only). None of
+the kit's checks and helpers uses the ``assert`` statement, so they fail under
+``python -O`` as they do without it (a folder's own plain ``assert`` does not: use
+:func:`expect`). Importing this module imports neither pytest nor scikit-learn.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from types import ModuleType
 
 from mle_gym.families.mlebench.format_check import FormatChecker
 from mle_gym.families.mlebench.grade_report import GradeReport
 from mle_gym.families.mlebench.task import MLEBenchTask
+from mle_gym.families.mlebench.testing_assertions import (
+    Raised,
+    assert_close,
+    close,
+    expect,
+    fail,
+    raises,
+    tolerance,
+)
 from mle_gym.families.mlebench.testing_checks import (
     Check,
     ExactCase,
@@ -49,25 +65,21 @@ from mle_gym.families.mlebench.testing_checks import (
     KeyedRawCase,
     KeyedRawFormat,
     KeyedRawGrading,
-    Raised,
     RawCase,
     RawFormat,
     RawGrading,
     RawSampleScore,
     WorseCase,
-    assert_close,
     assert_invalid,
     assert_score,
     case_classes,
     case_tag_lists,
     check_perfect_and_imperfect,
-    close,
     expect_invalid,
     grade_file,
     grade_frame,
     is_worse,
     keyed_raw_files,
-    raises,
     raw_files,
     score,
     write_csv,
@@ -111,7 +123,9 @@ __all__ = [
     "check_perfect_and_imperfect",
     "close",
     "dense_mask",
+    "expect",
     "expect_invalid",
+    "fail",
     "grade_file",
     "grade_frame",
     "is_worse",
@@ -125,6 +139,7 @@ __all__ = [
     "run_case",
     "score",
     "tasks_with_cases",
+    "tolerance",
     "write_csv",
 ]
 
@@ -132,52 +147,81 @@ __all__ = [
 CASES_FILE = "grading_cases.py"
 
 
-@cache
-def load_cases(folder: Path) -> dict[str, Check]:
-    """The ``CASES`` of ``folder/grading_cases.py``, imported once per folder.
+def _module_name(folder: Path) -> str:
+    """The name :func:`load_cases` imports ``folder/grading_cases.py`` as."""
+    digest = hashlib.sha256(str(folder.resolve()).encode()).hexdigest()[:10]
+    return f"mlebench_grading_cases.{folder.name.replace('.', '_')}_{digest}"
 
-    The file is imported as the module ``mlebench_grading_cases.<folder name>``.
-    ``ValueError`` if it defines no ``CASES`` mapping of case names to callables; an
-    exception raised while importing it passes through.
-    """
-    path = folder / CASES_FILE
-    name = f"mlebench_grading_cases.{folder.name}"
-    spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None or spec.loader is None:
-        raise ValueError(f"{path} cannot be imported")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses defined in the file look their module up
-    try:
-        spec.loader.exec_module(module)
-    except BaseException:
-        del sys.modules[name]
-        raise
+
+def _cases_of(module: ModuleType, path: Path) -> dict[str, Check]:
+    """The module's ``CASES``; ``ValueError`` saying what is wrong unless it is a non-empty
+    dict of case names (non-empty strings) to callables."""
     cases = getattr(module, "CASES", None)
     if not isinstance(cases, dict) or not cases:
         raise ValueError(f"{path} defines no CASES (a non-empty dict: case name -> check)")
-    bad = sorted(str(key) for key, check in cases.items() if not callable(check))
-    if bad or not all(isinstance(key, str) for key in cases):
+    for key in cases:
+        if not isinstance(key, str) or not key:
+            raise ValueError(f"{path}: CASES keys must be case names (strings), got {key!r}")
+    bad = [key for key, check in cases.items() if not callable(check)]
+    if bad:
         raise ValueError(f"{path}: CASES must map names to callables; not callable: {bad}")
     return cases
 
 
+@cache
+def load_cases(folder: Path) -> dict[str, Check]:
+    """The ``CASES`` of ``folder/grading_cases.py``, imported once per folder.
+
+    The file is imported as the module ``mlebench_grading_cases.<folder name>_<hash>``
+    (the hash: of the folder's resolved path, so two folders of one name, e.g. one task
+    id in two benchmarks, never share a module), kept in ``sys.modules`` (dataclasses
+    defined in the file look their module up) only if it loads: on any failure it is
+    removed again and the error raised. ``ValueError`` if the file cannot be imported or
+    defines no ``CASES`` dict mapping case names (non-empty strings) to callables, saying
+    which key or value is wrong; an exception raised while importing it passes through.
+    """
+    path = folder / CASES_FILE
+    name = _module_name(folder)
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise ValueError(f"{path} cannot be imported")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+        return _cases_of(module, path)
+    except BaseException:
+        sys.modules.pop(name, None)
+        raise
+
+
 def tasks_with_cases(tasks: Iterable[TaskSpec]) -> list[MLEBenchTask]:
     """Those of ``tasks`` that are MLE-bench tasks whose folder has a grading_cases.py,
-    sorted by id.
+    sorted by id (then key).
 
     Pass every discovered task (``mle_gym.tasks.all_tasks().values()``: the folders of
     every task root, the built-in ``task_assets`` and ``$MLE_GYM_TASKS_PATH``).
     """
     found = (t for t in tasks if isinstance(t, MLEBenchTask) and (t.folder / CASES_FILE).is_file())
-    return sorted(found, key=lambda t: t.id)
+    return sorted(found, key=lambda t: (t.id, t.key))
 
 
 @dataclass(frozen=True)
 class CaseParam:
-    """One grading case of one task: what a test runner parametrizes a test with."""
+    """One grading case of one task: what a test runner parametrizes a test with.
 
-    task_id: str
+    ``task_key`` is the task's key (``TaskSpec.key``, ``<benchmark>/<id>``: ``mlebench/<id>``
+    for the built-in tasks), which names one task even when two benchmarks share its id;
+    pass it, never the bare id, to ``mle_gym.tasks.get_task``.
+    """
+
+    task_key: str
     case: str
+
+    @property
+    def task_id(self) -> str:
+        """The task's id: its key without the benchmark."""
+        return self.task_key.partition("/")[2]
 
     @property
     def id(self) -> str:
@@ -189,7 +233,7 @@ def case_params(tasks: Iterable[TaskSpec]) -> list[CaseParam]:
     """Every case of every folder of :func:`tasks_with_cases` ``(tasks)``, in task order
     and then in the order of the folder's ``CASES``."""
     return [
-        CaseParam(task.id, name)
+        CaseParam(task.key, name)
         for task in tasks_with_cases(tasks)
         for name in load_cases(task.folder)
     ]

@@ -6,20 +6,21 @@ and describes the ``grading_cases.py`` format); import from there.
 Every check grades tiny synthetic files end to end with the project's grader
 (:func:`~mle_gym.families.mlebench.grading.grade_submission`, on ``data_source="kaggle"``)
 and raises ``AssertionError`` when a score, a validity or a message is not what the case
-says. The assertions are plain ``assert`` statements and the helpers below
-(:func:`assert_close`, :func:`raises`), so the module needs neither pytest nor
-scikit-learn.
+says. No check relies on the ``assert`` statement: every failure is raised explicitly
+(:func:`fail`, :func:`expect` and the helpers built on them: :func:`assert_close`,
+:func:`assert_score`, :func:`assert_invalid`, :func:`raises`), so the checks hold under
+``python -O`` too, and the module needs neither pytest nor scikit-learn.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 import pandas as pd
 
@@ -27,6 +28,13 @@ from mle_gym.families.mlebench.format_check import FormatChecker
 from mle_gym.families.mlebench.grade_report import GradeReport
 from mle_gym.families.mlebench.grading import grade_submission
 from mle_gym.families.mlebench.task import MLEBenchTask
+from mle_gym.families.mlebench.testing_assertions import (
+    Raised,
+    assert_close,
+    expect,
+    fail,
+    raises,
+)
 from mle_gym.families.mlebench.testing_oracles import micro_f1_like_mlebench
 from mle_gym.grading.errors import InvalidSubmission
 
@@ -34,90 +42,58 @@ from mle_gym.grading.errors import InvalidSubmission
 #: normally when the case holds and raises ``AssertionError`` when it does not.
 Check = Callable[[MLEBenchTask, Path], None]
 
-E = TypeVar("E", bound=BaseException)
-
-
 # ----------------------------------------------------------------- assertions
 
 
-def close(actual: float | None, expected: float, *, abs: float = 1e-12, rel: float = 1e-6) -> bool:
-    """Whether ``actual`` equals ``expected`` within ``max(rel * |expected|, abs)``.
-
-    The tolerance rule of ``pytest.approx`` for one number: an infinite ``expected`` is
-    matched only by itself, NaN and ``None`` (the score of an invalid submission) by
-    nothing.
-    """
-    if actual is None or math.isnan(actual) or math.isnan(expected):
-        return False
-    if math.isinf(expected) or math.isinf(actual):
-        return actual == expected
-    return math.fabs(actual - expected) <= max(rel * math.fabs(expected), abs)
-
-
-def assert_close(
-    actual: float | None,
+def assert_score(
+    report: GradeReport,
     expected: float,
     *,
-    abs: float = 1e-12,
-    rel: float = 1e-6,
-    what: str = "value",
+    rel: float | None = None,
+    abs: float | None = None,
 ) -> None:
-    """``AssertionError`` naming ``what`` unless :func:`close` (same tolerances) holds."""
-    tolerance = max(rel * math.fabs(expected), abs)
-    assert close(actual, expected, abs=abs, rel=rel), (
-        f"{what} {actual!r} is not {expected!r} ± {tolerance:.3g}"
-    )
-
-
-def assert_score(
-    report: GradeReport, expected: float, *, abs: float = 1e-12, rel: float = 1e-6
-) -> None:
-    """The submission of ``report`` is valid and scores ``expected`` (:func:`close`)."""
-    assert report.valid, f"the submission is invalid: {report.message}"
-    assert_close(report.score, expected, abs=abs, rel=rel, what="score")
+    """The submission of ``report`` is valid and scores ``expected`` (:func:`close`, the
+    tolerances of ``pytest.approx``); else ``AssertionError`` saying which is not so."""
+    expect(report.valid, f"the submission is invalid: {report.message}")
+    assert_close(report.score, expected, rel=rel, abs=abs, what="score")
 
 
 def assert_invalid(report: GradeReport, fragment: str = "") -> None:
     """The submission of ``report`` is invalid, has no score, and its message is not empty
-    and contains ``fragment``."""
-    assert not report.valid, f"the submission is valid (score {report.score})"
-    assert report.score is None, report.score
-    assert report.message, "an invalid submission without a message"
-    assert fragment in report.message, f"{fragment!r} is not in {report.message!r}"
+    and contains ``fragment``; else ``AssertionError`` saying which is not so."""
+    expect(not report.valid, f"the submission is valid (score {report.score})")
+    expect(report.score is None, f"an invalid submission has the score {report.score!r}")
+    expect(report.message, "an invalid submission without a message")
+    expect(
+        fragment in report.message,
+        f"{fragment!r} is not in the message of the invalid submission: {report.message!r}",
+    )
 
 
-class Raised(Generic[E]):
-    """What :func:`raises` caught: :attr:`value`, the exception (set when the block ends)."""
-
-    def __init__(self) -> None:
-        self._value: E | None = None
-
-    @property
-    def value(self) -> E:
-        """The caught exception; ``AssertionError`` if asked inside the block."""
-        assert self._value is not None, "nothing was raised (yet)"
-        return self._value
+def _score_of(report: GradeReport, what: str) -> float:
+    """The score of a valid ``report``; ``AssertionError`` naming ``what`` if it has none."""
+    if not report.valid or report.score is None:
+        fail(f"the {what} submission has no score: {report.message}")
+    return report.score
 
 
-@contextmanager
-def raises(kind: type[E], *, match: str | None = None) -> Iterator[Raised[E]]:
-    """A block that must raise ``kind`` (a subclass counts) whose message ``re.search``-es
-    ``match``; the exception is then caught and kept in the yielded :class:`Raised`.
+def _expect_worse(task: MLEBenchTask, imperfect: float, perfect: float) -> None:
+    """``AssertionError`` unless ``imperfect`` scores worse than ``perfect``."""
+    direction = "lower" if task.lower_is_better else "higher"
+    expect(
+        is_worse(task, imperfect, perfect),
+        f"the imperfect submission's score {imperfect!r} is not worse than the perfect "
+        f"one's {perfect!r} ({direction} is better)",
+    )
 
-    ``AssertionError`` if the block raises nothing or a message that does not match; any
-    other exception passes through unchanged.
-    """
-    caught: Raised[E] = Raised()
+
+def _expect_format_valid(checker: FormatChecker, path: Path, shown_as: str) -> None:
+    """``AssertionError`` unless the format check accepts the file ``path``."""
     try:
-        yield caught
-    except kind as err:
-        if match is not None and not re.search(match, str(err)):
-            raise AssertionError(
-                f"{kind.__name__} was raised, but {str(err)!r} does not match {match!r}"
-            ) from err
-        caught._value = err
-        return
-    raise AssertionError(f"no {kind.__name__} was raised")
+        said = checker.check(path, shown_as)
+    except InvalidSubmission as err:
+        fail(f"the format check refuses {shown_as}, which it should accept: {err}")
+    expect(said.startswith("valid"), f"the format check of {shown_as} says {said!r}")
 
 
 def expect_invalid(match: str | None = None) -> AbstractContextManager[Raised[InvalidSubmission]]:
@@ -191,15 +167,15 @@ def check_perfect_and_imperfect(
     best_abs: float = 1e-5,
 ) -> GradeReport:
     """The perfect submission scores ``best`` (within ``best_abs``), the imperfect one
-    ``expected`` (within 1e-5), and that is worse in the direction task.yaml declares;
-    returns the imperfect submission's report."""
+    ``expected`` (within 1e-5: absolute tolerances only), and that is worse in the direction
+    task.yaml declares; returns the imperfect submission's report. ``AssertionError`` if
+    not."""
     perfect = grade_frame(task, tmp_path, "perfect", perfect_frame, answers)
     assert_score(perfect, best, abs=best_abs)
 
     imperfect = grade_frame(task, tmp_path, "imperfect", imperfect_frame, answers)
     assert_score(imperfect, expected, abs=1e-5)
-    assert imperfect.score is not None and perfect.score is not None
-    assert is_worse(task, imperfect.score, perfect.score), (imperfect.score, perfect.score)
+    _expect_worse(task, _score_of(imperfect, "imperfect"), _score_of(perfect, "perfect"))
     return imperfect
 
 
@@ -279,10 +255,12 @@ class WorseCase:
         assert_score(perfect, self.best, abs=1e-5)
 
         imperfect = grade_frame(task, tmp_path, "imperfect", self.imperfect, answers)
-        assert imperfect.valid, imperfect.message
-        assert imperfect.score is not None and math.isfinite(imperfect.score), imperfect.score
-        assert perfect.score is not None
-        assert is_worse(task, imperfect.score, perfect.score), (imperfect.score, perfect.score)
+        imperfect_score = _score_of(imperfect, "imperfect")
+        expect(
+            math.isfinite(imperfect_score),
+            f"the imperfect submission's score is not finite: {imperfect_score!r}",
+        )
+        _expect_worse(task, imperfect_score, _score_of(perfect, "perfect"))
 
         assert_invalid(grade_frame(task, tmp_path, "malformed", self.malformed, answers))
 
@@ -333,8 +311,10 @@ class RawGrading:
 class RawFormat:
     """Check: the raw grader's format check against the public sample submission.
 
-    The sample, the perfect and the imperfect submissions pass; a renamed last column and
-    an extra column are refused, naming what is missing and what is unexpected.
+    The sample, the perfect and the imperfect submissions pass (a refusal of one of them is
+    an ``AssertionError`` naming the file, not the ``InvalidSubmission`` itself); a renamed
+    last column and an extra column are refused, naming what is missing and what is
+    unexpected.
     """
 
     build: Callable[[], RawCase]
@@ -343,15 +323,19 @@ class RawFormat:
         case = self.build()
         sample = write_csv(tmp_path / "sample_submission.csv", case.sample)
         checker = FormatChecker(task, sample)
-        assert checker.check(sample, "sample_submission.csv").startswith("valid")
+        _expect_format_valid(checker, sample, "sample_submission.csv")
         for name, frame in (("perfect", case.perfect), ("imperfect", case.imperfect)):
-            path = write_csv(tmp_path / f"{name}.csv", frame)
-            assert checker.check(path, f"{name}.csv").startswith("valid"), name
+            _expect_format_valid(checker, write_csv(tmp_path / f"{name}.csv", frame), f"{name}.csv")
         renamed = case.sample.rename(columns={case.sample.columns[-1]: "target"})
         renamed_path = write_csv(tmp_path / "renamed.csv", renamed)
         with expect_invalid("header must hold exactly") as err:
             checker.check(renamed_path, "renamed.csv")
-        assert "missing" in str(err.value) and "unexpected target" in str(err.value), err.value
+        message = str(err.value)
+        expect(
+            "missing" in message and "unexpected target" in message,
+            f"the refusal of a renamed last column should say what is 'missing' and "
+            f"'unexpected target', but says {message!r}",
+        )
         extra = write_csv(tmp_path / "extra.csv", case.sample.assign(Unnamed=0))
         with expect_invalid("unexpected Unnamed"):
             checker.check(extra, "extra.csv")
@@ -366,9 +350,11 @@ class RawSampleScore:
     def __call__(self, task: MLEBenchTask, tmp_path: Path) -> None:
         task, case, answers = raw_files(task, self.build, tmp_path)
         report = grade_file(task, tmp_path, answers, "sample.csv", case.sample)
-        assert task.leaderboard is not None, f"{task.id} has no leaderboard"
+        if task.leaderboard is None:
+            fail(f"{task.id} has no leaderboard to compare the sample's score with")
         sample_score = task.leaderboard.sample_submission_score
-        assert sample_score is not None, f"{task.id}'s leaderboard has no sample score"
+        if sample_score is None:
+            fail(f"{task.id}'s leaderboard has no sample submission score")
         assert_score(report, sample_score, abs=1e-5)
 
 
@@ -421,10 +407,14 @@ class KeyedRawGrading:
 
         # rows matched by their pair of key columns: another order scores the same
         shuffled = grade_frame(task, tmp_path, "shuffled", case.imperfect.iloc[::-1], answers)
-        assert shuffled.score == imperfect.score, (shuffled.score, imperfect.score)
+        expect(
+            shuffled.score == imperfect.score,
+            f"the imperfect submission scores {imperfect.score!r} but {shuffled.score!r} with "
+            f"its rows reversed ({shuffled.message})",
+        )
 
         sample = grade_frame(task, tmp_path, "sample", case.sample, answers)
-        assert sample.valid, sample.message
+        expect(sample.valid, f"the sample submission is invalid: {sample.message}")
 
         malformed = grade_frame(task, tmp_path, "malformed", case.malformed, answers)
         assert_invalid(malformed, case.complaint)
@@ -434,8 +424,9 @@ class KeyedRawGrading:
 class KeyedRawFormat:
     """Check: the keyed raw grader's format check against the public sample submission.
 
-    The sample and the imperfect submission pass; a renamed first key column is refused
-    naming it, and the malformed submission is refused with ``complaint``.
+    The sample and the imperfect submission pass (a refusal of one of them is an
+    ``AssertionError`` naming the file); a renamed first key column is refused naming it,
+    and the malformed submission is refused with ``complaint``.
     """
 
     build: Callable[[], KeyedRawCase]
@@ -444,15 +435,19 @@ class KeyedRawFormat:
         case = self.build()
         sample = write_csv(tmp_path / "sample_submission.csv", case.sample)
         checker = FormatChecker(task, sample)
-        assert checker.check(sample, "sample_submission.csv").startswith("valid")
+        _expect_format_valid(checker, sample, "sample_submission.csv")
         good = write_csv(tmp_path / "imperfect.csv", case.imperfect)
-        assert checker.check(good, "imperfect.csv").startswith("valid")
+        _expect_format_valid(checker, good, "imperfect.csv")
         renamed = case.sample.rename(columns={case.columns[0]: "Id"})
         header = write_csv(tmp_path / "header.csv", renamed)
         with expect_invalid("header must hold exactly") as err:
             checker.check(header, "header.csv")
         message = str(err.value)
-        assert f"missing {case.columns[0]}" in message and "unexpected Id" in message, message
+        expect(
+            f"missing {case.columns[0]}" in message and "unexpected Id" in message,
+            f"the refusal of a renamed key column should say 'missing {case.columns[0]}' "
+            f"and 'unexpected Id', but says {message!r}",
+        )
         with expect_invalid(re.escape(case.complaint)):
             checker.check(write_csv(tmp_path / "bad.csv", case.malformed), "bad.csv")
 

@@ -2,8 +2,9 @@
 
 Each function recomputes a score the slow, obvious way (or with the library MLE-bench's own
 ``grade.py`` calls), never through the project's grader or metric library, so that a grading
-case compares two independent computations. Re-exported by
-:mod:`mle_gym.families.mlebench.testing`; import them from there.
+case compares two independent computations. An oracle that finds its inputs do not test what
+they should raises ``AssertionError`` explicitly (never with ``assert``, which ``python -O``
+removes). Re-exported by :mod:`mle_gym.families.mlebench.testing`; import them from there.
 
 scikit-learn (an optional dependency: the ``runtime`` extra) is imported inside the functions
 that need it, so importing this module needs numpy only.
@@ -74,9 +75,12 @@ def micro_f1_like_mlebench(truth: Sequence[str], predicted: Sequence[str]) -> fl
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         y_pred = binarizer.transform([cell.split() for cell in predicted])
-    assert any(issubclass(w.category, UserWarning) for w in caught), (
-        "no predicted label is unknown: scikit-learn gave no warning"
-    )
+    if not any(issubclass(w.category, UserWarning) for w in caught):
+        # raised, not asserted: the check must fail under ``python -O`` too
+        raise AssertionError(
+            "no predicted label is unknown: scikit-learn gave no warning, so the case does "
+            f"not test what it says (truth {list(truth)!r}, predicted {list(predicted)!r})"
+        )
     return float(f1_score(y_true, y_pred, average="micro"))
 
 

@@ -21,6 +21,7 @@ from mle_gym.families.mlebench.testing import (
     RawGrading,
     RawSampleScore,
     ap_at_k,
+    assert_invalid,
     assert_score,
     expect_invalid,
     grade_file,
@@ -83,7 +84,7 @@ def buyers_only_each_customer_once(task: MLEBenchTask, tmp_path: Path) -> None:
     # a customer listed twice is refused, even an unscored one
     twice = pd.concat([case.perfect, case.perfect.iloc[[1]]])
     report = grade_file(task, tmp_path, answers, "twice.csv", twice)
-    assert not report.valid and "must appear once" in report.message
+    assert_invalid(report, "must appear once")
     # the format check wants every customer of the sample (it cannot know who is scored)
     sample = tmp_path / "sample_submission.csv"
     case.sample.to_csv(sample, index=False)

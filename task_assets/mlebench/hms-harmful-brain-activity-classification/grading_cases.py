@@ -17,6 +17,7 @@ from mle_gym.families.mlebench.testing import (
     RawCase,
     RawFormat,
     RawGrading,
+    assert_invalid,
     assert_score,
     grade_file,
     raw_files,
@@ -94,13 +95,13 @@ def pairs_repeated_eeg_ids_in_file_order(task: MLEBenchTask, tmp_path: Path) -> 
     counts = case.perfect.copy()
     counts.loc[1, "eeg_id"] = 642382
     report = grade_file(task, tmp_path, answers, "counts.csv", counts)
-    assert not report.valid and "instead of" in report.message
+    assert_invalid(report, "instead of")
     short = grade_file(task, tmp_path, answers, "short.csv", case.perfect.iloc[:5])
-    assert not short.valid and "5 rows but 6" in short.message
+    assert_invalid(short, "5 rows but 6")
     negative = case.sample.copy()
     negative.loc[0, ["seizure_vote", "lpd_vote"]] = [-0.1, 0.1 + 1 / 6]
     report = grade_file(task, tmp_path, answers, "negative.csv", negative)
-    assert not report.valid and "[0, 1]" in report.message
+    assert_invalid(report, "[0, 1]")
 
 
 CASES: dict[str, Check] = {

@@ -18,6 +18,7 @@ from mle_gym.families.mlebench.testing import (
     RawFormat,
     RawGrading,
     RawSampleScore,
+    assert_invalid,
     assert_score,
     grade_file,
     raw_files,
@@ -103,11 +104,11 @@ def matches_ids_ignores_side_of_threshold(task: MLEBenchTask, tmp_path: Path) ->
     blank = case.perfect.astype(str)
     blank.loc[4, "prediction"] = ""
     report = grade_file(task, tmp_path, answers, "blank.csv", blank)
-    assert not report.valid and "data row 5" in report.message
+    assert_invalid(report, "data row 5")
     report = grade_file(task, tmp_path, answers, "dup.csv", case.perfect.iloc[[*range(20), 0]])
-    assert not report.valid and "repeated" in report.message
+    assert_invalid(report, "repeated")
     report = grade_file(task, tmp_path, answers, "short.csv", case.perfect.iloc[1:])
-    assert not report.valid and "1 id(s) of sample_submission.csv are missing" in report.message
+    assert_invalid(report, "1 id(s) of sample_submission.csv are missing")
 
 
 CASES: dict[str, Check] = {

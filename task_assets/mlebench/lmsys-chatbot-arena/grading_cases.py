@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mle_gym.families.mlebench.testing import Check, MLEBenchTask, WorseCase, score
+from mle_gym.families.mlebench.testing import Check, MLEBenchTask, WorseCase, expect, score
 
 CASE = WorseCase(
     answers={
@@ -41,7 +41,7 @@ CASE = WorseCase(
 def requires_rows_summing_to_one(task: MLEBenchTask, tmp_path: Path) -> None:
     case = CASE
     report = score(task, tmp_path, case.answers, case.malformed)
-    assert "must add up to 1" in report.message and "30192" in report.message
+    expect("must add up to 1" in report.message and "30192" in report.message, report.message)
 
 
 CASES: dict[str, Check] = {

@@ -11,7 +11,15 @@ from pathlib import Path
 
 import pandas as pd
 
-from mle_gym.families.mlebench.testing import Check, MLEBenchTask, WorseCase, assert_score, score
+from mle_gym.families.mlebench.testing import (
+    Check,
+    MLEBenchTask,
+    WorseCase,
+    assert_invalid,
+    assert_score,
+    expect,
+    score,
+)
 
 
 def _osic_exact(answers: pd.DataFrame) -> pd.DataFrame:
@@ -57,13 +65,13 @@ def scores_only_the_three_latest_measured_weeks(task: MLEBenchTask, tmp_path: Pa
     changed.loc[1, "FVC"] = ""
     changed.loc[1, "Confidence"] = ""
     report = score(task, tmp_path, answers, changed)
-    assert report.valid, report.message
+    expect(report.valid, report.message)
     assert_score(report, -math.log(math.sqrt(2) * 70), abs=1e-5)
     # a blank FVC on a scored row (ID00001 week 3) cannot be scored
     blank = base.copy()
     blank.loc[4, "FVC"] = ""
     report = score(task, tmp_path, answers, blank)
-    assert not report.valid and "FVC is blank" in report.message
+    assert_invalid(report, "FVC is blank")
     # a blank confidence counts as 0, i.e. the floor of 70
     low = base.copy()
     low["Confidence"] = ""

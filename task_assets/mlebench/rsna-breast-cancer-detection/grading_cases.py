@@ -36,7 +36,7 @@ def predictions_are_clipped(task: MLEBenchTask, tmp_path: Path) -> None:
     # all zero: MLE-bench's precision is 0/0 = NaN in numpy, and the score 0
     zeros = {"prediction_id": ids, "cancer": [0, 0, 0, -0.2]}
     report = score(task, tmp_path, case.answers, zeros)
-    assert report.valid and report.score == 0.0
+    assert_score(report, 0.0)
 
 
 CASES: dict[str, Check] = {

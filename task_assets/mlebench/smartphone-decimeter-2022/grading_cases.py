@@ -18,7 +18,9 @@ from mle_gym.families.mlebench.testing import (
     KeyedRawFormat,
     KeyedRawGrading,
     MLEBenchTask,
+    assert_invalid,
     assert_score,
+    expect,
     grade_frame,
     keyed_raw_files,
 )
@@ -85,16 +87,16 @@ def raw_case_smartphone() -> KeyedRawCase:
 def rows_and_coordinates_are_checked(task: MLEBenchTask, tmp_path: Path) -> None:
     task, case, answers = keyed_raw_files(task, raw_case_smartphone, tmp_path)
     report = grade_frame(task, tmp_path, "short", case.answers.iloc[1:], answers)
-    assert not report.valid and "10 rows but 11" in report.message
+    assert_invalid(report, "10 rows but 11")
     twice = case.answers.copy()
     twice.loc[1, "UnixTimeMillis"] = twice.loc[0, "UnixTimeMillis"]
     report = grade_frame(task, tmp_path, "twice", twice, answers)
-    assert not report.valid and "missing" in report.message
+    assert_invalid(report, "missing")
     text = case.answers.astype(str)
     text.loc[7, "LatitudeDegrees"] = "north"
     report = grade_frame(task, tmp_path, "text", text, answers)
-    assert not report.valid and "LatitudeDegrees must be a number" in report.message
-    assert "data row 8" in report.message
+    assert_invalid(report, "LatitudeDegrees must be a number")
+    expect("data row 8" in report.message, report.message)
     # a trip whose rows all miss by the same distance scores that distance
     east = case.answers.copy()
     east.loc[east["tripId"] == TRIPS[0], "LatitudeDegrees"] += 1e-4

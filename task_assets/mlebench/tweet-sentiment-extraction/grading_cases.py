@@ -8,7 +8,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mle_gym.families.mlebench.testing import Check, MLEBenchTask, WorseCase, assert_score, score
+from mle_gym.families.mlebench.testing import (
+    Check,
+    MLEBenchTask,
+    WorseCase,
+    assert_invalid,
+    assert_score,
+    score,
+)
 
 CASE = WorseCase(
     answers={
@@ -36,7 +43,7 @@ def with_an_empty_reference(task: MLEBenchTask, tmp_path: Path) -> None:
         answers,
         {"textID": ids, "selected_text": ["happy bday!", "so sad", ""]},
     )
-    assert not blank.valid and "non-empty" in blank.message
+    assert_invalid(blank, "non-empty")
     guessed = score(
         task,
         tmp_path,

@@ -20,6 +20,7 @@ from mle_gym.families.mlebench.testing import (
     KeyedRawGrading,
     MLEBenchTask,
     assert_close,
+    assert_invalid,
     assert_score,
     grade_frame,
     keyed_raw_files,
@@ -134,10 +135,10 @@ def matches_the_library_combo_and_checks_masks(task: MLEBenchTask, tmp_path: Pat
     assert_score(report, 1.0)
     missing = _uw_rows(UW_TRUTH).iloc[:-1]
     report = grade_frame(task, tmp_path, "missing", missing, answers)
-    assert not report.valid and "case7_day0_slice_0066, class stomach" in report.message
+    assert_invalid(report, "case7_day0_slice_0066, class stomach")
     extra = pd.concat([_uw_rows(UW_TRUTH), _uw_rows(UW_TRUTH).iloc[[0]]])
     report = grade_frame(task, tmp_path, "extra", extra, answers)
-    assert not report.valid and "appears 2 time(s) instead of 1" in report.message
+    assert_invalid(report, "appears 2 time(s) instead of 1")
 
 
 CASES: dict[str, Check] = {

@@ -8,7 +8,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mle_gym.families.mlebench.testing import Check, MLEBenchTask, WorseCase, assert_score, score
+from mle_gym.families.mlebench.testing import (
+    Check,
+    MLEBenchTask,
+    WorseCase,
+    assert_invalid,
+    assert_score,
+    score,
+)
 
 CASE = WorseCase(
     answers={"Id": ["a"], "Predicted": ["3 4 12 2"], "width": [5], "height": [4]},
@@ -26,7 +33,7 @@ def rejects_overlapping_runs(task: MLEBenchTask, tmp_path: Path) -> None:
         case.answers,
         {"Id": ["a"], "Predicted": ["3 4 5 2"]},
     )
-    assert not report.valid and "run-length" in report.message
+    assert_invalid(report, "run-length")
     partial = score(task, tmp_path, case.answers, case.imperfect)
     assert_score(partial, 5 / 5.5, abs=1e-5)  # tp 4, fn 2, fp 0
 
