@@ -25,6 +25,8 @@ import importlib
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from mle_gym._lazy import lazy_attributes
+
 if TYPE_CHECKING:
     from mle_gym.families.base import Episode, GradeLike, TaskFamily
     from mle_gym.task_spec import TaskSpec
@@ -138,16 +140,10 @@ def family_options_of(
     return {**given, **keywords}
 
 
-_BASE_NAMES = ("Episode", "GradeLike", "TaskFamily")
-
-
-def __getattr__(name: str) -> Any:
-    """The contract's names (:mod:`mle_gym.families.base`), imported on first use."""
-    if name in _BASE_NAMES:
-        from mle_gym.families import base
-
-        return getattr(base, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# the contract's names (mle_gym.families.base), imported on first use
+__getattr__ = lazy_attributes(
+    __name__, {name: "base" for name in ("Episode", "GradeLike", "TaskFamily")}
+)
 
 
 __all__ = [

@@ -111,11 +111,17 @@ def test_solution_files_are_relative_sorted_and_bounded(tmp_path: Path) -> None:
     (root / "train.py").write_text("print('train')\n")
     (root / "lib" / "model.py").write_text("X = 1\n")
     (root / "lib" / "__pycache__" / "model.cpython-311.pyc").write_text("cached")
-    (root / "big.txt").write_text("x" * (MAX_SOLUTION_FILE_BYTES + 1))
     assert solution_files(tmp_path) == [
         ("lib/model.py", "X = 1\n"),
         ("train.py", "print('train')\n"),
     ]
+    # a file the policy cannot write through a tool call is an error, not a silent skip
+    (root / "big.txt").write_text("x" * (MAX_SOLUTION_FILE_BYTES + 1))
+    with pytest.raises(ValueError, match=r"big\.txt: .* at most 1048576 bytes"):
+        solution_files(tmp_path)
+    (root / "big.txt").write_bytes(b"\xff\xfe")
+    with pytest.raises(ValueError, match="must be UTF-8 text"):
+        solution_files(tmp_path)
 
 
 def test_the_scripted_agent_follows_the_family_s_policy() -> None:

@@ -19,15 +19,27 @@ MAX_SOLUTION_FILE_BYTES = 1 << 20
 
 
 def solution_files(folder: Path) -> list[tuple[str, str]]:
-    """``(relative path, text)`` of every file in ``folder/solution``, in path order."""
+    """``(relative path, text)`` of every file in ``folder/solution`` (``__pycache__``
+    aside), in path order. ValueError for a file too large to write through a tool call
+    (over :data:`MAX_SOLUTION_FILE_BYTES`) or not text: the reference solution would not be
+    the one the task ships."""
     root = folder / "solution"
     if not root.is_dir():
         return []
     out = []
     for path in sorted(p for p in root.rglob("*") if p.is_file()):
-        if path.stat().st_size > MAX_SOLUTION_FILE_BYTES or "__pycache__" in path.parts:
+        if "__pycache__" in path.parts:
             continue
-        out.append((path.relative_to(root).as_posix(), path.read_text(encoding="utf-8")))
+        if path.stat().st_size > MAX_SOLUTION_FILE_BYTES:
+            raise ValueError(
+                f"{path}: the reference solution's files are written through write_file, "
+                f"which takes at most {MAX_SOLUTION_FILE_BYTES} bytes"
+            )
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise ValueError(f"{path}: a reference solution file must be UTF-8 text") from None
+        out.append((path.relative_to(root).as_posix(), text))
     return out
 
 
