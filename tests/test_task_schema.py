@@ -241,7 +241,9 @@ def test_mlbench_block_defaults(tmp_path: Path) -> None:
 def test_family_options_are_checked_by_the_options_model() -> None:
     assert validate_options(MLAgentBenchOptions, {}, "here").rerun is False
     assert validate_options(MLAgentBenchOptions, {"rerun": True}, "here").rerun is True
-    with pytest.raises(ValueError, match="here: unknown option 'rerunn'; known: rerun"):
+    with pytest.raises(
+        ValueError, match="here: unknown option 'rerunn'; known: replica_seed, rerun"
+    ):
         validate_options(MLAgentBenchOptions, {"rerunn": True}, "here")
     with pytest.raises(ValueError, match="here: rerun: Input should be a valid boolean"):
         validate_options(MLAgentBenchOptions, {"rerun": "sometimes"}, "here")

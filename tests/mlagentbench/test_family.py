@@ -260,7 +260,7 @@ def test_rerun_option_scores_what_the_final_code_produces(make) -> None:
     env.step({"tool": "write_file", "args": {"path": "result.txt", "content": "1000"}})
     _, _, _, _, info = env.step({"tool": "submit", "args": {}})
     assert info["grade"]["score"] == 10.0
-    with pytest.raises(ValueError, match=r"unknown option 'bogus'; known: rerun"):
+    with pytest.raises(ValueError, match=r"unknown option 'bogus'; known: replica_seed, rerun"):
         make(family_options={"bogus": 1})
 
 

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,6 +30,7 @@ from mle_gym.agents import make_agent
 from mle_gym.episode_runner import run_episode
 from mle_gym.families import make_family
 from mle_gym.families.mlbench.argcheck import check_arguments
+from mle_gym.families.mlbench.folders import discover_bundled
 from mle_gym.families.mlbench.loader import MLBenchDataError, load_examples
 from mle_gym.families.mlbench.repos import RepoResolver, RepoUnavailable, bundled_repo_names
 from mle_gym.families.mlbench.schema import ExampleError
@@ -141,6 +144,10 @@ def test_the_scripted_agent_passes_every_example(task_root: Path, backend: str) 
 
 
 # -- what a broken folder is told -----------------------------------------------------------
+#
+# A problem is that repository's: its own examples (``needed=[name]``, what its env loads)
+# and ``mle-gym://<name>`` raise it; the offline set leaves it out with a warning and
+# serves every other repository.
 
 
 def _rows(folder: Path) -> list[dict[str, object]]:
@@ -154,37 +161,71 @@ def _write_rows(folder: Path, rows: list[dict[str, object]]) -> Path:
     return path
 
 
-def test_a_repository_without_readme(task_root: Path) -> None:
+@pytest.fixture(autouse=True)
+def _warnings(caplog: pytest.LogCaptureFixture) -> None:
+    """The loader's warnings, captured from the start (each is logged once per process)."""
+    caplog.set_level(logging.WARNING, logger="mle_gym.families.mlbench.loader")
+
+
+def _left_out(caplog: pytest.LogCaptureFixture, name: str = NAME) -> list[str]:
+    """The offline set without ``name``, and the warnings that said why."""
+    served = {e.repo_name for e in load_examples("bundled", "full")}
+    assert served == BUILTIN, served
+    return [r.getMessage() for r in caplog.records if name in r.getMessage()]
+
+
+def test_a_repository_without_readme(task_root: Path, caplog: pytest.LogCaptureFixture) -> None:
     readme = task_root / "mlbench" / NAME / "repository" / "README.md"
     readme.unlink()
     with pytest.raises(MLBenchDataError, match=rf"{readme.parent} has no README\.md"):
-        load_examples("bundled", "full")
+        load_examples("bundled", "full", needed=[NAME])
     with pytest.raises(MLBenchDataError, match="has no README"):
         RepoResolver(clone=False).resolve(f"mle-gym://{NAME}")
+    assert NAME not in bundled_repo_names()
+    assert any("has no README" in m for m in _left_out(caplog))
+    assert make_family(get_task("MLBench/tabkit-v0"), {}).examples()
+    # the env that serves the broken repository says what is wrong with it
+    with pytest.raises(MLBenchDataError, match=rf"{readme.parent} has no README\.md"):
+        make_family(get_task(ENV_ID), {}).examples()
 
 
-def test_an_id_used_by_two_repositories_names_both_files(task_root: Path) -> None:
+def test_an_id_used_by_two_repositories_names_both_files(
+    task_root: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     first = task_root / "mlbench" / NAME
     second = task_root / "mlbench" / "smoothkit2"
     shutil.copytree(first, second)
+    task_yaml = second / "task.yaml"
+    task_yaml.write_text(
+        task_yaml.read_text(encoding="utf-8").replace(f"id: {NAME}", "id: smoothkit2"),
+        encoding="utf-8",
+    )
     rows = [{**r, "github": "mle-gym://smoothkit2"} for r in _rows(second)]
     path = _write_rows(second, rows)
+    tasks.clear_caches()  # a folder added to a task root already read
     with pytest.raises(ExampleError) as err:
-        load_examples("bundled", "full")
+        load_examples("bundled", "full", needed=["smoothkit2"])
     message = str(err.value)
     assert f"{path} line 1: id 1001 is used twice" in message
     assert f"first at {first / 'examples' / 'full.jsonl'} line 1" in message
+    # the later repository (in index order) is the one left out
+    served = {e.repo_name for e in load_examples("bundled", "full")}
+    assert served == BUILTIN | {NAME}
+    assert any("'smoothkit2' left out" in r.getMessage() for r in caplog.records)
 
 
-def test_a_malformed_line_names_the_file_and_line(task_root: Path) -> None:
+def test_a_malformed_line_names_the_file_and_line(
+    task_root: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     path = task_root / "mlbench" / NAME / "examples" / "full.jsonl"
     lines = path.read_text(encoding="utf-8").splitlines()
     path.write_text(lines[0] + "\n{not json\n", encoding="utf-8")
     with pytest.raises(MLBenchDataError, match=rf"{path} line 2: not valid JSON"):
-        load_examples("bundled", "full")
+        load_examples("bundled", "full", needed=[NAME])
+    assert any("not valid JSON" in m for m in _left_out(caplog))
     path.write_text(lines[0] + "\n" + json.dumps({"id": 5}) + "\n", encoding="utf-8")
     with pytest.raises(ExampleError, match=rf"{path} line 2: .*missing"):
-        load_examples("bundled", "full")
+        load_examples("bundled", "full", needed=[NAME])
 
 
 def test_an_example_must_run_in_its_own_folders_repository(task_root: Path) -> None:
@@ -193,19 +234,22 @@ def test_an_example_must_run_in_its_own_folders_repository(task_root: Path) -> N
     rows[1]["github"] = "mle-gym://tabkit"
     path = _write_rows(folder, rows)
     with pytest.raises(ExampleError, match=rf"{path} line 2: field 'github' is 'mle-gym://tabkit'"):
-        load_examples("bundled", "full")
+        load_examples("bundled", "full", needed=[NAME])
 
 
-def test_misplaced_files_and_folders(task_root: Path) -> None:
+def test_misplaced_files_and_folders(task_root: Path, caplog: pytest.LogCaptureFixture) -> None:
     folder = task_root / "mlbench" / NAME
     stray = folder / "examples" / "train.jsonl"
     stray.write_text("", encoding="utf-8")
     with pytest.raises(MLBenchDataError, match=rf"{stray}: not an examples file"):
-        load_examples("bundled", "full")
+        load_examples("bundled", "full", needed=[NAME])
     stray.unlink()
     (folder / "repository").rename(folder / "repo")
     with pytest.raises(MLBenchDataError, match=r"has an examples/ folder but no repository/"):
-        load_examples("bundled", "full")
+        load_examples("bundled", "full", needed=[NAME])
+    with pytest.raises(MLBenchDataError, match=r"has an examples/ folder but no repository/"):
+        RepoResolver(clone=False).resolve(f"mle-gym://{NAME}")
+    assert any("no repository/" in m for m in _left_out(caplog))
     (folder / "repo").rename(folder / "repository")
     with pytest.raises(RepoUnavailable, match=r"no repository 'nope' is shipped.*smoothkit"):
         RepoResolver(clone=False).resolve("mle-gym://nope")
@@ -217,5 +261,12 @@ def test_the_same_repository_in_two_task_roots(
     other = tmp_path / "more_tasks"
     shutil.copytree(task_root, other)
     monkeypatch.setenv("MLE_GYM_TASKS_PATH", os.pathsep.join([str(task_root), str(other)]))
-    with pytest.raises(MLBenchDataError, match=r"'smoothkit' is defined twice: .*my_tasks.*more"):
-        bundled_repo_names()
+    # the first root's folder is the repository, as it is the task; the second is reported
+    assert set(bundled_repo_names()) == BUILTIN | {NAME}
+    checkout = RepoResolver(clone=False).resolve(f"mle-gym://{NAME}")
+    assert checkout.path == task_root / "mlbench" / NAME / "repository"
+    assert get_task(ENV_ID).folder == task_root / "mlbench" / NAME
+    notes = discover_bundled().notes
+    assert len(notes) == 1
+    assert re.search(r"'smoothkit' is defined twice: .*my_tasks.*more_tasks", notes[0])
+    assert [e.id for e in load_examples("bundled", "full")][-3:] == EXAMPLE_IDS

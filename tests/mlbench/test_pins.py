@@ -364,15 +364,31 @@ def test_the_known_repositories_are_the_ones_task_folders_declare(
     extra = "https://example.org/lab/newrepo.git"
     assert not Superproject.from_environment().covers(extra)
     # one more folder on $MLE_GYM_TASKS_PATH declaring its URL: consulted for it too
-    folder = tmp_path / "root" / "mlbench" / "newrepo"
-    folder.mkdir(parents=True)
-    (folder / "task.yaml").write_text(
-        f"id: newrepo\nbenchmark: MLBench\nmlbench:\n  repository: {extra}\n"
-    )
-    monkeypatch.setenv("MLE_GYM_TASKS_PATH", str(tmp_path / "root"))
+    root = tmp_path / "root"
+    _task_folder(root, "newrepo", f"mlbench:\n  repository: {extra}\n")
+    # declaring nothing: a folder the index rejects (its id is not its folder's name), one
+    # the family rejects (an unknown key), and a second folder of a task (dgl's)
+    rejected = ["https://example.org/lab/misnamed.git", "https://example.org/lab/bad.git"]
+    _task_folder(root, "misnamed", f"mlbench:\n  repository: {rejected[0]}\n", task_id="x")
+    _task_folder(root, "bad", f"mlbench:\n  repository: {rejected[1]}\n  oops: 1\n")
+    _task_folder(root, "dgl", "mlbench:\n  repository: https://example.org/lab/dgl2.git\n")
+    monkeypatch.setenv("MLE_GYM_TASKS_PATH", str(root))
     assert known_repositories()[-1] == extra and len(known_repositories()) == 15
+    assert not set(rejected) & set(known_repositories())
+    assert "https://github.com/dmlc/dgl.git" in known_repositories()
     assert Superproject.from_environment().covers(extra)
     assert not Superproject.from_environment().covers("https://example.org/lab/other")
+
+
+def _task_folder(root: Path, name: str, block: str, task_id: str | None = None) -> Path:
+    """A task folder ``<root>/mlbench/<name>/`` of the mlbench family with ``block``."""
+    folder = root / "mlbench" / name
+    folder.mkdir(parents=True)
+    (folder / "description.md").write_text(f"{name}\n")
+    (folder / "task.yaml").write_text(
+        f"id: {task_id or name}\nbenchmark: MLBench\nmetric: pass\n{block}"
+    )
+    return folder
 
 
 @pytest.fixture
@@ -399,6 +415,29 @@ def test_prepare_clones_a_task_repository_for_later_offline_episodes(
     assert (co.path / "train.py").read_text() == "print('dgl')\n"
     assert cli.main(["prepare", "MLBench/dgl-v0"]) == 0  # cached pins and checkout
     assert f"dgl: cache at {world.dgl_commit}" in capsys.readouterr().out
+
+
+def test_prepare_fetches_the_repository_a_task_declares(
+    home: Path,
+    world: World,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A one-repository task is prepared by the URL its task.yaml declares, whatever its
+    id (no submodule is named like this one's)."""
+    url = f"file://{world.root / 'src' / 'dgl'}"
+    _task_folder(
+        tmp_path / "root",
+        "graph-task",
+        f"mlbench:\n  source: hf\n  github_id: 99\n  repository: {url}\n",
+    )
+    monkeypatch.setenv("MLE_GYM_TASKS_PATH", str(tmp_path / "root"))
+    assert get_task("MLBench/graph-task-v0").repository == url  # type: ignore[attr-defined]
+    code = cli.main(["prepare", "MLBench/graph-task-v0", "--from", str(world.superproject)])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert f"dgl: clone at {world.dgl_commit}" in out and "sub-a" not in out
 
 
 def test_prepare_everything_reports_each_failure(

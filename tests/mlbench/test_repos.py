@@ -107,3 +107,28 @@ def test_failed_clone_is_reported(tmp_path: Path, origin: tuple[Path, str, str])
     with pytest.raises(RepoUnavailable, match=r"`git clone` failed"):
         RepoResolver(pins={str(missing): first}, cache=tmp_path / "c").resolve(str(missing))
     assert not any((tmp_path / "c").iterdir())  # failed clones leave nothing behind
+
+
+def test_with_superproject_keeps_every_other_setting(tmp_path: Path) -> None:
+    """What ``mle-gym prepare --from`` uses: the env's own resolver, pins read elsewhere."""
+    from mle_gym.families.mlbench.pins import Superproject
+
+    (tmp_path / "repos" / "toyrepo").mkdir(parents=True)
+    mine = Superproject(url=str(tmp_path / "ML-Bench"), ref="main")
+    first = RepoResolver(
+        {"toyrepo": tmp_path / "repos" / "toyrepo"},
+        pins={"other": "abc1234"},
+        clone=False,
+        allow_unpinned=True,
+        cache=tmp_path / "cache",
+        superproject=False,
+    )
+    second = first.with_superproject(mine)
+    assert second.superproject == mine and first.superproject is None
+    assert second.pin("https://example.org/x/other") == "abc1234"
+    assert (second.clone_allowed, second.allow_unpinned) == (False, True)
+    assert second.cache == tmp_path / "cache"
+    assert second.resolve(URL).path == tmp_path / "repos" / "toyrepo"
+    assert first.with_superproject(False).superproject is None
+    with pytest.raises(ValueError, match="superproject must be a Superproject or a bool"):
+        first.with_superproject("yes")  # type: ignore[arg-type]

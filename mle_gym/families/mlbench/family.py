@@ -102,7 +102,7 @@ class MLBenchFamily(TaskFamily):
 
     @classmethod
     def parse_task(cls, folder: Path, raw: dict[str, Any], *, family: str) -> MLBenchTask:
-        spec = parse_task(folder, raw, family)
+        spec = parse_task(folder, raw, family, cls.task_file)
         cls.check_task(spec)
         return spec
 
@@ -134,7 +134,9 @@ class MLBenchFamily(TaskFamily):
         """The examples this env serves, in id order (loaded once)."""
         if self._examples is None:
             cfg = self.config
-            loaded = load_examples(cfg.source, cfg.split)
+            # a broken bundled repository fails the env that serves it, and no other
+            needed = cfg.repos or ((cfg.repo,) if cfg.repo else ())
+            loaded = load_examples(cfg.source, cfg.split, needed=needed)
             chosen = [
                 e
                 for e in loaded

@@ -9,12 +9,18 @@ Sources (:func:`load_examples`):
   ``.parquet`` file, or a folder laid out like the dataset repository
   (``<split>.jsonl``, ``<split>.parquet``, ``data/<split>-*.parquet`` ...);
 * ``"bundled"`` — the offline examples of every bundled repository
-  (:func:`~mle_gym.families.mlbench.folders.bundled_repositories`: each folder
-  ``<task root>/mlbench/<name>/`` with a ``repository/``, in the built-in
-  ``task_assets`` or ``$MLE_GYM_TASKS_PATH``), read from each one's
+  (:func:`~mle_gym.families.mlbench.folders.discover_bundled`: the folder
+  ``<task root>/mlbench/<name>/`` of an ML-Bench task that has a ``repository/``, in
+  the built-in ``task_assets`` or ``$MLE_GYM_TASKS_PATH``), read from each one's
   ``examples/<split>.jsonl``; a repository without that file has no example of the
   split. Each row must name its own folder's repository (``github:
-  mle-gym://<name>``); the examples come in id order.
+  mle-gym://<name>``); the examples come in id order. A repository with a problem —
+  a broken folder, an unreadable or invalid examples file, an id an earlier repository
+  (in index order) already uses — is a problem of that repository only: when it is one
+  of the ``needed`` repositories, its error is raised; otherwise it is left out with a
+  logged warning (once per process and problem) and the others are served. So
+  ``MLBench/offline-v0`` serves every sound repository, and ``MLBench/<name>-v0``
+  fails with its own repository's error.
 
 Splits are ML-Bench's: ``full`` (260 examples), ``quarter`` (68), ``id_train`` and
 ``ood_train``. Every row is validated (:mod:`mle_gym.families.mlbench.schema`); ids must be
@@ -26,8 +32,10 @@ and field at fault.
 from __future__ import annotations
 
 import json
+import logging
 import re
-from collections.abc import Iterable, Iterator, Mapping
+import threading
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -35,12 +43,26 @@ from mle_gym.families.mlbench.folders import (
     EXAMPLES_DIR,
     BundledRepository,
     MLBenchDataError,
-    bundled_repositories,
+    discover_bundled,
 )
 from mle_gym.families.mlbench.schema import ExampleError, MLBenchExample, parse_example
+from mle_gym.families.mlbench.task import SPLITS
+
+__all__ = [
+    "HF_DATASET",
+    "SPLITS",
+    "ExampleError",
+    "MLBenchDataError",
+    "bundled_split_file",
+    "check_split",
+    "file_split",
+    "load_examples",
+    "write_jsonl",
+]
+
+log = logging.getLogger(__name__)
 
 HF_DATASET = "super-dainiu/ml-bench"
-SPLITS = ("full", "quarter", "id_train", "ood_train")
 SUFFIXES = (".jsonl", ".json", ".parquet")
 SOURCE_ALIASES = {"hf": "hf", "huggingface": "hf", "hub": "hf", "bundled": "bundled"}
 
@@ -52,13 +74,17 @@ def check_split(split: str) -> str:
     return split
 
 
-def load_examples(source: str | Path = "bundled", split: str = "full") -> list[MLBenchExample]:
+def load_examples(
+    source: str | Path = "bundled", split: str = "full", *, needed: Collection[str] = ()
+) -> list[MLBenchExample]:
     """The examples of ``split`` from ``source`` (see the module docstring): in file order,
-    or in id order for ``"bundled"``."""
+    or in id order for ``"bundled"``. ``needed`` (``"bundled"`` only): the names of the
+    bundled repositories the caller serves (ignoring case), whose problems are raised;
+    the problems of the others leave them out with a warning."""
     check_split(split)
     key = SOURCE_ALIASES.get(str(source).lower()) if isinstance(source, str) else None
     if key == "bundled":
-        return _bundled_examples(split)
+        return _bundled_examples(split, {name.lower() for name in needed})
     if key == "hf":
         rows: Iterable[tuple[str, Mapping[str, Any]]] = _hf_rows(split)
         origin = f"{HF_DATASET} (split {split})"
@@ -116,36 +142,82 @@ def bundled_split_file(repo: BundledRepository, split: str) -> Path | None:
     return path if path.is_file() else None
 
 
-def _bundled_examples(split: str) -> list[MLBenchExample]:
-    """The examples of ``split`` of every bundled repository, in id order."""
-    repos = bundled_repositories()
-    if not repos:
+def _bundled_examples(split: str, needed: set[str]) -> list[MLBenchExample]:
+    """The examples of ``split`` of every sound bundled repository, in id order (a
+    problem of a ``needed`` one is raised, the others' leave them out)."""
+    found = discover_bundled()
+    for name, error in found.broken.items():
+        if name.lower() in needed:
+            raise error
+        _warn_once(f"bundled ML-Bench repository {name!r} left out: {error}")
+    for note in found.notes:
+        _warn_once(note)
+    if not found.repositories:
+        why = "; ".join(found.problems())
         raise MLBenchDataError(
             "no bundled ML-Bench repository found: one is a folder <task root>/mlbench/<name>/ "
-            "holding repository/ and examples/, in task_assets or a folder of "
-            "$MLE_GYM_TASKS_PATH"
+            "holding task.yaml, repository/ and examples/, in task_assets or a folder of "
+            "$MLE_GYM_TASKS_PATH" + (f" (left out: {why})" if why else "")
         )
     examples: list[MLBenchExample] = []
     seen: dict[int, str] = {}
-    for repo in repos.values():
-        path = bundled_split_file(repo, split)
-        if path is None:
+    for repo in found.repositories.values():
+        try:
+            own = _repository_examples(repo, split, seen)
+        except (MLBenchDataError, ExampleError) as exc:
+            if repo.name.lower() in needed:
+                raise
+            _warn_once(f"bundled ML-Bench repository {repo.name!r} left out: {exc}")
             continue
-        for where, row in _read_json(path):
-            example = parse_example(row, where)
-            if example.github != repo.url:
-                raise ExampleError(
-                    f"{where}: field 'github' is {example.github!r}, but the examples of "
-                    f"{repo.folder} run in its own repository: write {repo.url!r}"
-                )
-            _add(examples, seen, example, where)
+        for where, example in own:
+            seen[example.id] = where
+            examples.append(example)
     if not examples:
-        names = ", ".join(repos)
+        names = ", ".join(found.repositories)
         raise MLBenchDataError(
             f"no ML-Bench examples of split {split!r} in the bundled repositories ({names}): "
             f"none has an {EXAMPLES_DIR}/{split}.jsonl"
         )
     return sorted(examples, key=lambda e: e.id)
+
+
+def _repository_examples(
+    repo: BundledRepository, split: str, seen: Mapping[int, str]
+) -> list[tuple[str, MLBenchExample]]:
+    """The examples of ``split`` of ``repo`` with where each was read; ExampleError for a
+    bad row, a row naming another repository or an id used twice (in the file, or by an
+    earlier repository: ``seen``), MLBenchDataError for a bad file."""
+    path = bundled_split_file(repo, split)
+    if path is None:
+        return []
+    own: list[tuple[str, MLBenchExample]] = []
+    mine: dict[int, str] = {}
+    for where, row in _read_json(path):
+        example = parse_example(row, where)
+        if example.github != repo.url:
+            raise ExampleError(
+                f"{where}: field 'github' is {example.github!r}, but the examples of "
+                f"{repo.folder} run in its own repository: write {repo.url!r}"
+            )
+        first = seen.get(example.id) or mine.get(example.id)
+        if first is not None:
+            raise ExampleError(f"{where}: id {example.id} is used twice (first at {first})")
+        mine[example.id] = where
+        own.append((where, example))
+    return own
+
+
+_WARNED: set[str] = set()
+_WARNED_LOCK = threading.Lock()
+
+
+def _warn_once(message: str) -> None:
+    """Log ``message`` as a warning, the first time only (envs are made many times)."""
+    with _WARNED_LOCK:
+        if message in _WARNED:
+            return
+        _WARNED.add(message)
+    log.warning("%s", message)
 
 
 def write_jsonl(examples: Iterable[MLBenchExample | Mapping[str, Any]], path: Path) -> Path:

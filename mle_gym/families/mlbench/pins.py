@@ -67,9 +67,11 @@ _GITLINK = "160000"
 
 def known_repositories() -> tuple[str, ...]:
     """The repositories ML-Bench's default superproject is consulted for: the git URLs
-    the ML-Bench task folders declare (``mlbench: {repository: ...}``), read from the
-    task roots at each call (:func:`~mle_gym.families.mlbench.folders.declared_repositories`).
-    For the built-in tasks these are the 14 submodules of ML-Bench's ``.gitmodules``."""
+    the ML-Bench tasks declare (``mlbench: {repository: ...}``; the folder each task is
+    served from, a folder the index or the family rejects declares nothing), read from
+    the task index at each call
+    (:func:`~mle_gym.families.mlbench.folders.declared_repositories`). For the built-in
+    tasks these are the 14 submodules of ML-Bench's ``.gitmodules``."""
     return declared_repositories()
 
 
@@ -201,10 +203,22 @@ class Superproject:
         repositories the task folders declare (:func:`known_repositories`, read now)
         unless the URL was overridden."""
         url = os.environ.get(ENV_URL, "").strip()
-        ref = os.environ.get(ENV_COMMIT, "").strip() or DEFAULT_COMMIT
         if url:
-            return cls(url=url, ref=ref, cache=cache)
+            return cls.at(url, cache=cache)
+        ref = os.environ.get(ENV_COMMIT, "").strip() or DEFAULT_COMMIT
         return cls(url=DEFAULT_URL, ref=ref, only=known_repositories(), cache=cache)
+
+    @classmethod
+    def at(cls, location: str | os.PathLike[str], cache: Path | None = None) -> Superproject:
+        """ML-Bench's superproject read from ``location`` — a git URL or the folder of a
+        clone (a leading ``~`` expanded) — at the commit
+        ``$MLE_GYM_MLBENCH_SUPERPROJECT_COMMIT`` names (default :data:`DEFAULT_COMMIT`);
+        consulted for every repository. ValueError for an empty location or one starting
+        with ``-``."""
+        text = os.fspath(location).strip()
+        url = str(Path(text).expanduser()) if text.startswith("~") else text
+        ref = os.environ.get(ENV_COMMIT, "").strip() or DEFAULT_COMMIT
+        return cls(url=url, ref=ref, cache=cache)
 
     @property
     def cache_dir(self) -> Path:

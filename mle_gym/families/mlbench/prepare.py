@@ -5,13 +5,18 @@ Which repositories:
 * an env over a local export or the bundled examples: the repositories its examples
   name (shipped ``mle-gym://`` ones need nothing);
 * an env over the Hugging Face dataset (the real benchmark's tasks): the submodules of
-  ML-Bench's superproject (:mod:`mle_gym.families.mlbench.pins`) matching the env's ``repo`` /
-  ``repos`` option or, for a one-repository task such as ``MLBench/dgl-v0``, its task id;
-  every submodule for ``MLBench/ml-bench-v0`` — so no dataset download is needed.
+  ML-Bench's superproject (:mod:`mle_gym.families.mlbench.pins`) matching the env's
+  ``repos`` / ``repo`` setting (names) or, for a one-repository task such as
+  ``MLBench/dgl-v0``, the repository its task.yaml declares
+  (``mlbench: {repository: <git URL>}``, :attr:`.task.MLBenchTask.repository`; its task
+  id for a task that declares none but has a ``github_id``); every submodule for
+  ``MLBench/ml-bench-v0`` — so no dataset download is needed.
 
-Each is then resolved as an episode would (:class:`.repos.RepoResolver`: local checkout,
-cache, or a clone at its pinned commit). Every repository is tried; the ones that fail
-are reported together at the end (:class:`.repos.RepoUnavailable`).
+Each is then resolved as an episode would, by the env's own resolver
+(:meth:`.family.MLBenchFamily.resolver`: local checkout, cache, or a clone at its pinned
+commit; with ``--from``, the same resolver reading the pins from that clone). Every
+repository is tried; the ones that fail are reported together at the end
+(:class:`.repos.RepoUnavailable`).
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from typing import TYPE_CHECKING
 from mle_gym.families.mlbench.pins import PinsUnavailable, PinTable, SubmodulePin, Superproject
 from mle_gym.families.mlbench.repos import BUNDLED_SCHEME, RepoResolver, RepoUnavailable
 from mle_gym.families.mlbench.schema import repo_name_of
+from mle_gym.families.mlbench.task import task_repository
 
 if TYPE_CHECKING:
     from mle_gym.families.mlbench.family import MLBenchFamily
@@ -64,6 +70,17 @@ def select_pins(table: PinTable, wanted: Sequence[str]) -> list[SubmodulePin]:
     return chosen
 
 
+def pin_of_url(table: PinTable, url: str) -> SubmodulePin:
+    """The submodule of the repository ``url`` (:meth:`~.pins.PinTable.find`: by URL,
+    ignoring case, ``.git`` and a trailing slash, else by a repository name only one
+    submodule has). ValueError naming the known submodules when none is."""
+    found = table.find(url)
+    if found is None:
+        known = ", ".join(p.folder for p in table.pins) or "none"
+        raise ValueError(f"no submodule of {table.describe()} is {url} (submodules: {known})")
+    return found
+
+
 def prefetch(resolver: RepoResolver, urls: Sequence[str]) -> list[str]:
     """Resolve every URL (cloning where needed); one report line each. Raises
     :class:`RepoUnavailable` listing every failure after trying them all."""
@@ -101,13 +118,7 @@ def prepare_family(
     resolver = family.resolver()
     if superproject is not None:
         ref = resolver.superproject.ref if resolver.superproject else Superproject().ref
-        resolver = RepoResolver(
-            cfg.local_repos,
-            pins=cfg.pins,
-            clone=cfg.clone,
-            allow_unpinned=cfg.allow_unpinned,
-            superproject=Superproject(url=str(superproject), ref=ref),
-        )
+        resolver = resolver.with_superproject(Superproject(url=str(superproject), ref=ref))
     header: list[str] = []
     if cfg.source.lower() in HUB_SOURCES:
         try:
@@ -120,15 +131,18 @@ def prepare_family(
                 "clone of ML-Bench (mle-gym prepare ... --from /path/to/ML-Bench or "
                 "$MLE_GYM_MLBENCH_SUPERPROJECT)"
             ) from None
+        declared = task_repository(family.task)
         if cfg.repos:
-            wanted: list[str] = list(cfg.repos)
+            chosen = select_pins(table, list(cfg.repos))
         elif cfg.repo:
-            wanted = [cfg.repo]
+            chosen = select_pins(table, [cfg.repo])
+        elif declared is not None:
+            chosen = [pin_of_url(table, declared)]
         elif cfg.github_id is not None:
-            wanted = [family.task.id]
+            chosen = select_pins(table, [family.task.id])
         else:
-            wanted = []
-        urls = [p.url for p in select_pins(table, wanted)]
+            chosen = select_pins(table, [])
+        urls = [p.url for p in chosen]
         header.append(f"pins from {table.describe()} ({len(table.pins)} submodules)")
     else:
         urls = sorted({e.github for e in family.examples()})

@@ -3,9 +3,11 @@
 :class:`RepoResolver` maps an example's ``github`` URL to a checkout on this host, in
 this order:
 
-1. ``mle-gym://<name>``: a bundled repository, the ``repository/`` folder of a task
-   folder ``<task root>/mlbench/<name>/`` in the built-in ``task_assets`` or a folder of
-   ``$MLE_GYM_TASKS_PATH`` (:func:`~mle_gym.families.mlbench.folders.bundled_repositories`);
+1. ``mle-gym://<name>``: a bundled repository, the ``repository/`` folder of the task
+   folder ``<task root>/mlbench/<name>/`` of the task ``<name>``, in the built-in
+   ``task_assets`` or a folder of ``$MLE_GYM_TASKS_PATH``
+   (:func:`~mle_gym.families.mlbench.folders.discover_bundled`; a broken one raises its
+   own :class:`~mle_gym.families.mlbench.folders.MLBenchDataError`);
 2. a local checkout given by the user: ``local={"dgl": "/src/dgl", ...}`` (keys are
    repository names or URLs), or a folder holding one checkout per repository name
    (e.g. ML-Bench's own ``repos/`` folder of submodules);
@@ -25,6 +27,7 @@ and how to provide one.
 
 from __future__ import annotations
 
+import copy
 import logging
 import os
 import re
@@ -36,7 +39,7 @@ from pathlib import Path
 
 from mle_gym import paths
 from mle_gym.errors import SetupError
-from mle_gym.families.mlbench.folders import BUNDLED_SCHEME, bundled_repositories
+from mle_gym.families.mlbench.folders import BUNDLED_SCHEME, discover_bundled
 from mle_gym.families.mlbench.pins import (
     PinsUnavailable,
     PinTable,
@@ -46,6 +49,7 @@ from mle_gym.families.mlbench.pins import (
     url_key,
 )
 from mle_gym.families.mlbench.schema import repo_name_of
+from mle_gym.families.mlbench.task import LocalRepos
 
 log = logging.getLogger(__name__)
 
@@ -74,10 +78,10 @@ def cache_dir() -> Path:
 
 
 def bundled_repo_names() -> list[str]:
-    """Names of the bundled repositories of every task root, sorted (MLBenchDataError for
-    a broken bundled folder, see
-    :func:`~mle_gym.families.mlbench.folders.bundled_repositories`)."""
-    return sorted(bundled_repositories())
+    """Names of the usable bundled repositories of every task root, sorted (a broken one
+    is not among them: :func:`~mle_gym.families.mlbench.folders.discover_bundled` says
+    why)."""
+    return sorted(discover_bundled().repositories)
 
 
 class RepoResolver:
@@ -97,7 +101,7 @@ class RepoResolver:
 
     def __init__(
         self,
-        local: Mapping[str, str | os.PathLike[str]] | str | os.PathLike[str] | None = None,
+        local: LocalRepos | None = None,
         *,
         pins: Mapping[str, str] | None = None,
         clone: bool = True,
@@ -120,15 +124,17 @@ class RepoResolver:
         self.clone_allowed = clone
         self.allow_unpinned = allow_unpinned
         self._cache = cache
-        if isinstance(superproject, Superproject):
-            self.superproject: Superproject | None = superproject
-        elif superproject is True:
-            self.superproject = Superproject.from_environment()
-        elif superproject is False or superproject is None:
-            self.superproject = None
-        else:
-            raise ValueError(f"superproject must be a Superproject or a bool: {superproject!r}")
+        self.superproject: Superproject | None = _superproject(superproject)
         self._table: PinTable | str | None = None  # the table, or why it is unavailable
+
+    def with_superproject(self, superproject: Superproject | bool) -> RepoResolver:
+        """A resolver like this one (the same local checkouts, pins, clone settings and
+        cache) whose pins not given in ``pins`` come from ``superproject`` (as the
+        constructor takes it); this one is left as it is."""
+        other = copy.copy(self)
+        other.superproject = _superproject(superproject)
+        other._table = None
+        return other
 
     @property
     def cache(self) -> Path:
@@ -142,15 +148,16 @@ class RepoResolver:
         """A checkout of ``url``; :class:`RepoUnavailable` if none can be had."""
         name = repo_name_of(url)
         if url.startswith(BUNDLED_SCHEME):
-            bundled = bundled_repositories()
-            if name not in bundled:
-                known = ", ".join(sorted(bundled)) or "none"
+            bundled = discover_bundled()
+            shipped = bundled.lookup(name)  # MLBenchDataError for a broken one
+            if shipped is None:
+                known = ", ".join(sorted(bundled.repositories)) or "none"
                 raise RepoUnavailable(
                     f"{url}: no repository {name!r} is shipped with mle_gym or found in "
                     f"$MLE_GYM_TASKS_PATH (bundled: {known}; a bundled repository is the "
-                    f"folder <task root>/mlbench/{name}/repository/)"
+                    f"folder <task root>/mlbench/{name}/repository/ of the task {name})"
                 )
-            return RepoCheckout(url, name, bundled[name].path, "bundled")
+            return RepoCheckout(url, name, shipped.path, "bundled")
         tried: list[str] = []
         local = self._local_map.get(url_key(url)) or self._local_map.get(url_key(name))
         if local is not None:
@@ -279,6 +286,18 @@ class RepoResolver:
             return final, sha
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _superproject(value: Superproject | bool | None) -> Superproject | None:
+    """The superproject a resolver reads pins from: ``value`` itself, ML-Bench's
+    (:meth:`Superproject.from_environment`) for True, none for False or None."""
+    if isinstance(value, Superproject):
+        return value
+    if value is True:
+        return Superproject.from_environment()
+    if value is False or value is None:
+        return None
+    raise ValueError(f"superproject must be a Superproject or a bool: {value!r}")
 
 
 def _git(argv: list[str], cwd: Path | None) -> str:
