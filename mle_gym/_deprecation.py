@@ -232,6 +232,18 @@ def renamed_attribute(
     raise AttributeError(f"module {module!r} has no attribute {name!r}")
 
 
+def removed_names(module: str, removed: Mapping[str, str]) -> Callable[[str], Any]:
+    """A module ``__getattr__`` for names that are gone with no one-to-one replacement:
+    reading one is an AttributeError saying what replaced it (``removed[name]``)."""
+
+    def __getattr__(name: str) -> Any:
+        if name in removed:
+            raise AttributeError(f"{module}.{name} was removed: {removed[name]}")
+        raise AttributeError(f"module {module!r} has no attribute {name!r}")
+
+    return __getattr__
+
+
 def moved_names(module: str, moved: Mapping[str, str]) -> Callable[[str], Any]:
     """A module ``__getattr__`` serving the names that moved out of ``module``
     (``moved[name]`` is ``"new.module:attr"``) through :func:`moved_attribute`."""

@@ -15,7 +15,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from mle_gym._deprecation import moved_field_error
+from mle_gym._deprecation import moved_field_error, warn_deprecated
 
 if TYPE_CHECKING:
     from mle_gym.sandbox.base import SandboxLimits
@@ -104,7 +104,12 @@ class TaskSpec(TaskNames):
         return None
 
     def grader_problem(self) -> str | None:
-        """Former name of :meth:`problem`."""
+        """Former name of :meth:`problem` (deprecated)."""
+        warn_deprecated(
+            "TaskSpec.grader_problem() is deprecated: it was renamed TaskSpec.problem(); "
+            "the old name will be removed in the next release",
+            2,
+        )
         return self.problem()
 
     def description(self) -> str:

@@ -223,3 +223,18 @@ def test_mlebench_model_names_of_task_schema_moved() -> None:
     for name in ("MLEBenchTaskFile", "LeaderboardFile", "TargetKind", "MLEBENCH_SOURCES"):
         with pytest.warns(DeprecationWarning, match=f"task_schema.{name} is deprecated"):
             assert getattr(task_schema, name) is getattr(task, name)
+
+
+def test_the_former_mlbench_module_names_and_removed_helpers() -> None:
+    from mle_gym.families import mlbench
+    from mle_gym.families.mlbench import family, loader, options, repos
+    from mle_gym.tasks import get_task
+
+    assert mlbench.REWARD_MODES is family.REWARD_MODES
+    with pytest.warns(DeprecationWarning, match="OPTION_NAMES is deprecated"):
+        assert mlbench.OPTION_NAMES is options.OPTION_FIELDS
+    for module, name in ((loader, "bundled_dir"), (repos, "bundled_repos_dir")):
+        with pytest.raises(AttributeError, match=f"{name} was removed: bundled repositories"):
+            getattr(module, name)
+    with pytest.warns(DeprecationWarning, match=r"grader_problem\(\) is deprecated"):
+        assert get_task("spaceship-titanic").grader_problem() is None

@@ -86,7 +86,7 @@ def test_registered_task_loads(competition: str) -> None:
     text = task.description()
     assert "submission.csv" in text and "## Metric" in text
     assert task.submission.target_columns
-    assert task.grader_problem() is None
+    assert task.problem() is None
     if _has_raw_case(task):
         assert task.grader == "raw"
         assert callable(getattr(task.module("grade"), "validate", None))

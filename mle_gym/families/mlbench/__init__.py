@@ -49,16 +49,26 @@ _lazy = lazy_attributes(
         "MLBenchBlock": "task",
         "MLBenchConfig": "options",
         "MLBenchOptions": "options",
+        # the other public names of the former module mle_gym/families/mlbench.py
+        "REWARD_MODES": "family",
+        "MAX_SUBMISSION_BYTES": "family",
+        "TASK_KEYS": "task",
     },
 )
 
+# ``make_env``: the former gym.make entry point of ML-Bench tasks, now MLEEnv (whose
+# keywords reach every family); ``OPTION_NAMES``: now options.OPTION_FIELDS
+_MOVED = {
+    "make_env": "mle_gym.env:MLEEnv",
+    "OPTION_NAMES": "mle_gym.families.mlbench.options:OPTION_FIELDS",
+}
+
 
 def __getattr__(name: str) -> object:
-    """The family's classes (imported on first use), and ``make_env``: the former gym.make
-    entry point of ML-Bench tasks (``mle_gym.families.mlbench:make_env``), now
-    :class:`mle_gym.env.MLEEnv`, whose keywords reach every family."""
-    if name == "make_env":
+    """The family's classes and constants, imported on first use; the former module's
+    ``make_env`` and ``OPTION_NAMES``, with a warning naming their new place."""
+    if name in _MOVED:
         from mle_gym._deprecation import moved_attribute
 
-        return moved_attribute(__name__, name, {"make_env": "mle_gym.env:MLEEnv"})
+        return moved_attribute(__name__, name, _MOVED)
     return _lazy(name)

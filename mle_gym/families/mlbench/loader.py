@@ -39,6 +39,7 @@ from collections.abc import Collection, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from mle_gym._deprecation import removed_names
 from mle_gym.families.mlbench.folders import (
     EXAMPLES_DIR,
     BundledRepository,
@@ -351,3 +352,13 @@ def _read_parquet(path: Path) -> Iterator[tuple[str, Mapping[str, Any]]]:
         raise MLBenchDataError(f"{path}: not a readable parquet file ({exc})") from None
     for i, row in enumerate(table.to_pylist()):
         yield f"{path} row {i}", row
+
+
+# the one folder of bundled repositories became a folder per repository, in any task root
+__getattr__ = removed_names(
+    __name__,
+    {
+        "bundled_dir": "bundled repositories are task folders now, <task root>/mlbench/<name>/ "
+        "in any task root; see mle_gym.families.mlbench.folders.bundled_repositories()"
+    },
+)

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mle_gym import paths
+from mle_gym._deprecation import removed_names
 from mle_gym.errors import SetupError
 from mle_gym.families.mlbench.folders import BUNDLED_SCHEME, discover_bundled
 from mle_gym.families.mlbench.pins import (
@@ -311,3 +312,14 @@ def _unavailable(url: str, tried: list[str]) -> str:
         f"Give a local checkout with repos={{'{name}': '/path/to/checkout'}} or a folder of "
         "checkouts with repos='/path/to/repos'"
     )
+
+
+# the one folder of bundled repositories became a folder per repository, in any task root
+__getattr__ = removed_names(
+    __name__,
+    {
+        "bundled_repos_dir": "bundled repositories are task folders now, "
+        "<task root>/mlbench/<name>/ in any task root; see "
+        "mle_gym.families.mlbench.folders.bundled_repositories()"
+    },
+)
