@@ -57,7 +57,7 @@ from __future__ import annotations
 
 import abc
 import shutil
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
@@ -204,6 +204,17 @@ def spec_fields(model: TaskFile, folder: Path, raw: dict[str, Any], family: str)
     }
 
 
+SpecParser = Callable[[Path, dict[str, Any], str, Any], TaskSpec]
+
+
+def parse_common_task(
+    folder: Path, raw: dict[str, Any], family: str, model_class: type[TaskFile] = TaskFile
+) -> TaskSpec:
+    """A :class:`TaskSpec` of the common fields of ``raw`` checked against ``model_class``."""
+    model = validate_task_file(model_class, raw, folder / "task.yaml")
+    return TaskSpec(**spec_fields(model, folder, raw, family))
+
+
 class TaskFamily(abc.ABC):
     """How a benchmark shapes episodes (see module docstring). One instance per env.
 
@@ -215,6 +226,9 @@ class TaskFamily(abc.ABC):
     name: ClassVar[str] = "abstract"
     #: the model of this family's task.yaml (published in ``docs/task.schema.json``)
     task_file: ClassVar[type[TaskFile]] = TaskFile
+    #: builds the family's spec: ``(folder, raw task.yaml, family name, task_file) -> spec``,
+    #: raising TaskError naming the field at fault (the family's ``task.parse_task``)
+    spec_parser: ClassVar[SpecParser] = staticmethod(parse_common_task)
     #: the family's options: ``gym.make`` keyword arguments beyond the env's own
     options_model: ClassVar[type[BaseModel]] = NoOptions
     #: reset ``options`` keys this family accepts
@@ -262,10 +276,9 @@ class TaskFamily(abc.ABC):
         """``raw`` (``folder``'s task.yaml) checked against :attr:`task_file` and turned into
         the family's spec; raise :class:`~mle_gym.task_spec.TaskError` naming the field at fault.
         ``family`` is the task's family as its task.yaml names it (or its benchmark's
-        default): the spec's ``family``. Default: the common fields
-        (:func:`spec_fields`), then :meth:`check_task`."""
-        model = validate_task_file(cls.task_file, raw, folder / "task.yaml")
-        spec = TaskSpec(**spec_fields(model, folder, raw, family))
+        default): the spec's ``family``. Default: :attr:`spec_parser` with
+        :attr:`task_file`, then :meth:`check_task`."""
+        spec = cls.spec_parser(folder, raw, family, cls.task_file)
         cls.check_task(spec)
         return spec
 

@@ -32,14 +32,20 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from mle_gym.data.store import PreparedData
-from mle_gym.families.base import Episode, GradeLike, PrepareRequest, ReferencePolicy, TaskFamily
+from mle_gym.families.base import (
+    Episode,
+    GradeLike,
+    PrepareRequest,
+    ReferencePolicy,
+    SpecParser,
+    TaskFamily,
+)
 from mle_gym.families.mlagentbench import grading as mlab_grade
 from mle_gym.families.mlagentbench import prepare as mlab_data
 from mle_gym.families.mlagentbench import prompts as mlab_prompts
 from mle_gym.families.mlagentbench.options import MLAgentBenchOptions
 from mle_gym.families.mlagentbench.task import (
     MLABConfig,
-    MLAgentBenchTask,
     MLAgentBenchTaskFile,
     parse_config,
     parse_task,
@@ -85,6 +91,7 @@ class MLAgentBenchFamily(ReplicaVariants, TaskFamily):
 
     name: ClassVar[str] = "mlagentbench"
     task_file: ClassVar[type[MLAgentBenchTaskFile]] = MLAgentBenchTaskFile
+    spec_parser: ClassVar[SpecParser] = staticmethod(parse_task)
     options_model: ClassVar[type[MLAgentBenchOptions]] = MLAgentBenchOptions
     toolsets: ClassVar[tuple[str, ...]] = ("default", "mlagentbench")
     reward_modes: ClassVar[tuple[str, ...]] = mlab_grade.REWARD_MODES
@@ -94,12 +101,6 @@ class MLAgentBenchFamily(ReplicaVariants, TaskFamily):
         super().__init__(task, options)
         self.rerun = bool(self.opts.rerun)
         self.cfg: MLABConfig = parse_config(task)
-
-    @classmethod
-    def parse_task(cls, folder: Path, raw: dict[str, Any], *, family: str) -> MLAgentBenchTask:
-        spec = parse_task(folder, raw, family, cls.task_file)
-        cls.check_task(spec)
-        return spec
 
     @classmethod
     def reference_policy(cls, task: TaskSpec, observation: str) -> ReferencePolicy:

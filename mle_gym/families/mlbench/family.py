@@ -49,14 +49,21 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
 
-from mle_gym.families.base import Episode, GradeLike, PrepareRequest, ReferencePolicy, TaskFamily
+from mle_gym.families.base import (
+    Episode,
+    GradeLike,
+    PrepareRequest,
+    ReferencePolicy,
+    SpecParser,
+    TaskFamily,
+)
 from mle_gym.families.mlbench import argcheck, prompts
 from mle_gym.families.mlbench.grading import grade
 from mle_gym.families.mlbench.loader import MLBenchDataError, load_examples
 from mle_gym.families.mlbench.options import MLBenchOptions, apply_options, environment_defaults
 from mle_gym.families.mlbench.repos import RepoCheckout, RepoResolver
 from mle_gym.families.mlbench.schema import MLBenchExample
-from mle_gym.families.mlbench.task import MLBenchTask, MLBenchTaskFile, parse_task, task_config
+from mle_gym.families.mlbench.task import MLBenchTaskFile, parse_task, task_config
 from mle_gym.families.mlbench.workspace import (
     build_grading_tree,
     changed_code,
@@ -81,6 +88,7 @@ class MLBenchFamily(TaskFamily):
 
     name: ClassVar[str] = "mlbench"
     task_file: ClassVar[type[MLBenchTaskFile]] = MLBenchTaskFile
+    spec_parser: ClassVar[SpecParser] = staticmethod(parse_task)
     options_model: ClassVar[type[MLBenchOptions]] = MLBenchOptions
     reset_options: ClassVar[tuple[str, ...]] = ("example_id",)
     reward_modes: ClassVar[tuple[str, ...]] = REWARD_MODES
@@ -99,12 +107,6 @@ class MLBenchFamily(TaskFamily):
         self.current: MLBenchExample | None = None
 
     # -- construction ----------------------------------------------------------------------
-
-    @classmethod
-    def parse_task(cls, folder: Path, raw: dict[str, Any], *, family: str) -> MLBenchTask:
-        spec = parse_task(folder, raw, family, cls.task_file)
-        cls.check_task(spec)
-        return spec
 
     @classmethod
     def reference_policy(cls, task: TaskSpec, observation: str) -> ReferencePolicy:

@@ -15,7 +15,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from mle_gym.families.base import Episode, GradeLike, PrepareRequest, ReferencePolicy, TaskFamily
+from mle_gym.families.base import (
+    Episode,
+    GradeLike,
+    PrepareRequest,
+    ReferencePolicy,
+    SpecParser,
+    TaskFamily,
+)
 from mle_gym.families.mlebench import prepare as sources
 from mle_gym.families.mlebench import prompts, rewards
 from mle_gym.families.mlebench.options import MLEBenchOptions
@@ -34,6 +41,7 @@ class MLEBenchFamily(ReplicaVariants, TaskFamily):
 
     name: ClassVar[str] = "mlebench"
     task_file: ClassVar[type[MLEBenchTaskFile]] = MLEBenchTaskFile
+    spec_parser: ClassVar[SpecParser] = staticmethod(parse_task)
     options_model: ClassVar[type[MLEBenchOptions]] = MLEBenchOptions
     reward_modes: ClassVar[tuple[str, ...]] = rewards.REWARD_MODES
     data_choices: ClassVar[tuple[str, ...]] = sources.DATA_CHOICES
@@ -44,12 +52,6 @@ class MLEBenchFamily(ReplicaVariants, TaskFamily):
         if not isinstance(task, MLEBenchTask):
             raise TaskError(f"{task.env_id} is not an MLE-bench task (family {task.family!r})")
         super().__init__(task, options)
-
-    @classmethod
-    def parse_task(cls, folder: Path, raw: dict[str, Any], *, family: str) -> MLEBenchTask:
-        spec = parse_task(folder, raw, family, cls.task_file)
-        cls.check_task(spec)
-        return spec
 
     @classmethod
     def reference_policy(cls, task: TaskSpec, observation: str) -> ReferencePolicy:
