@@ -10,6 +10,7 @@ has the task's family parse the whole file when the task is first used.
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +20,7 @@ from typing import Any
 import yaml
 
 from mle_gym import paths
-from mle_gym.task_spec import Limits, TaskError, TaskNames, load_folder_module
+from mle_gym.task_spec import Limits, TaskError, TaskNames, TaskSpec, load_folder_module
 
 __all__ = [
     "TaskEntry",
@@ -28,8 +29,11 @@ __all__ = [
     "find_entry",
     "index_errors",
     "read_task_yaml",
+    "resolve",
+    "spec_of",
     "task_folder_module",
     "task_index",
+    "use_parser",
     "whole_number",
 ]
 
@@ -151,8 +155,59 @@ def candidates(key: str) -> tuple[TaskEntry, ...]:
 
 
 def clear() -> None:
-    """Forget the index (``mle_gym.tasks.clear_caches`` forgets the parsed specs too)."""
+    """Forget what was read: the index and the parsed specs."""
     _index.cache_clear()
+    with _LOCK:
+        _SPECS.clear()
+
+
+# -- specs: each folder parsed once, by the parser mle_gym.tasks puts in ---------------------
+
+#: builds a folder's spec, raising TaskError (``mle_gym.tasks.load_task``: the folder's family
+#: parses it; the catalog sits above the families, this index below them)
+Parser = Callable[[Path], TaskSpec]
+_PARSER: list[Parser] = []
+# parsed specs by (task roots, folder); parsing happens under the lock, so every thread
+# gets the same spec object of a task
+_SPECS: dict[tuple[tuple[Path, ...], Path], TaskSpec | TaskError] = {}
+_LOCK = threading.RLock()
+
+
+def use_parser(parse: Parser) -> None:
+    """Set how :func:`spec_of` builds a folder's spec (``mle_gym.tasks`` does, at import)."""
+    _PARSER[:] = [parse]
+
+
+def spec_of(folder: Path) -> TaskSpec | TaskError:
+    """``folder``'s spec, or the TaskError saying why it has none; parsed once per set of
+    task roots (until :func:`clear`)."""
+    if not _PARSER:  # `import mle_gym` imports mle_gym.tasks, which puts it in
+        raise RuntimeError("no task parser: import mle_gym first")
+    key = (tuple(paths.task_assets_dirs()), folder)
+    with _LOCK:
+        if key not in _SPECS:
+            try:
+                _SPECS[key] = _PARSER[0](folder)
+            except TaskError as exc:
+                _SPECS[key] = exc
+        return _SPECS[key]
+
+
+def resolve(key: str) -> tuple[TaskSpec | None, list[str]]:
+    """The spec of task ``key`` — the first of its folders (in task-root order) that its
+    family accepts — and the problems of its other folders (why each was rejected, or
+    that it defines the task a second time)."""
+    chosen: TaskSpec | None = None
+    problems: list[str] = []
+    for entry in candidates(key):
+        spec = spec_of(entry.folder)
+        if isinstance(spec, TaskError):
+            problems.append(str(spec))
+        elif chosen is None:
+            chosen = spec
+        else:
+            problems.append(f"task {key} defined twice: {chosen.folder} and {entry.folder}")
+    return chosen, problems
 
 
 def index_errors() -> list[str]:

@@ -23,11 +23,10 @@ task.yaml or its benchmark's default (:mod:`mle_gym.families`).
 from __future__ import annotations
 
 import logging
-import threading
 from pathlib import Path
 from typing import Any
 
-from mle_gym import paths, task_folders
+from mle_gym import task_folders
 from mle_gym._deprecation import moved_names
 from mle_gym.families import PREFERRED_BENCHMARK, default_family
 from mle_gym.task_folders import TaskEntry, find_entry, index_errors, read_task_yaml, task_index
@@ -89,56 +88,20 @@ def load_task(folder: Path) -> TaskSpec:
     return spec
 
 
-# parsed specs by (task roots, folder); parsing happens under the lock, so every thread
-# gets the same spec object of a task
-_SPECS: dict[tuple[tuple[Path, ...], Path], TaskSpec | TaskError] = {}
-_LOCK = threading.RLock()
 _WARNED: set[tuple[str, ...]] = set()
-
-
-def _spec(folder: Path) -> TaskSpec | TaskError:
-    key = (tuple(paths.task_assets_dirs()), folder)
-    with _LOCK:
-        if key not in _SPECS:
-            try:
-                _SPECS[key] = load_task(folder)
-            except TaskError as exc:
-                _SPECS[key] = exc
-        return _SPECS[key]
-
-
-def _resolve(key: str) -> tuple[TaskSpec | None, list[str]]:
-    """The spec of task ``key`` (the first of its folders its family accepts) and the
-    problems of its other folders."""
-    chosen: TaskSpec | None = None
-    problems: list[str] = []
-    for entry in task_folders.candidates(key):
-        spec = _spec(entry.folder)
-        if isinstance(spec, TaskError):
-            problems.append(str(spec))
-        elif chosen is None:
-            chosen = spec
-        else:
-            problems.append(f"task {key} defined twice: {chosen.folder} and {entry.folder}")
-    return chosen, problems
 
 
 def clear_caches() -> None:
     """Forget every task.yaml read so far: the index and the parsed specs (for code that
     edits task folders in place)."""
     task_folders.clear()
-    with _LOCK:
-        _SPECS.clear()
-
-
-_clear_caches = clear_caches  # the name tests used first
 
 
 def _specs(keys: list[str] | None = None) -> tuple[dict[str, TaskSpec], list[str]]:
     specs: dict[str, TaskSpec] = {}
     problems = index_errors() if keys is None else []
     for key in task_index() if keys is None else keys:
-        spec, errors = _resolve(key)
+        spec, errors = task_folders.resolve(key)
         problems += errors
         if spec is not None:
             specs[key] = spec
@@ -177,11 +140,14 @@ def get_task(name: str) -> TaskSpec:
     """
     preferred = PREFERRED_BENCHMARK.lower()
     entry = find_entry(name, prefer=lambda e: e.benchmark.lower() == preferred)
-    spec, problems = _resolve(entry.key)
+    spec, problems = task_folders.resolve(entry.key)
     if spec is None:
         raise TaskError(problems[0] if problems else f"unknown task '{name}'")
     return spec
 
+
+# the index builds specs with the family-aware loader (families sit above the index)
+task_folders.use_parser(load_task)
 
 SPLIT_ALIASES = {"lite": "low"}
 

@@ -185,7 +185,7 @@ def test_a_broken_folder_is_registered_but_make_says_what_is_wrong(
     finally:
         gym.registry.pop("MLEBench/broken-task-v0", None)
         monkeypatch.delenv("MLE_GYM_TASKS_PATH")
-        tasks._clear_caches()
+        tasks.clear_caches()
 
 
 @pytest.mark.slow

@@ -30,7 +30,7 @@ from mle_gym.episode_runner import run_episode
 from mle_gym.families.mlagentbench import prepare as mlab_data
 from mle_gym.families.mlagentbench.evaluation import EvalJob, EvaluationFailed, run_evaluator
 from mle_gym.families.mlagentbench.task import MLAgentBenchTask
-from mle_gym.tasks import TaskError, _clear_caches, get_task, task_errors
+from mle_gym.tasks import TaskError, clear_caches, get_task, task_errors
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "docs" / "examples" / "mlagentbench" / "tomato-yield"
@@ -47,10 +47,10 @@ def task_root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]
     shutil.copytree(EXAMPLE, root / "mlagentbench" / TASK_ID)
     monkeypatch.setenv("MLE_GYM_TASKS_PATH", str(root))
     monkeypatch.setenv("MLE_GYM_HOME", str(tmp_path / "home"))
-    _clear_caches()
+    clear_caches()
     yield root
     gym.registry.pop(ENV_ID, None)
-    _clear_caches()
+    clear_caches()
 
 
 def test_the_example_is_not_a_builtin_task() -> None:

@@ -62,10 +62,10 @@ def task_root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]
     root = tmp_path / "my_tasks"
     shutil.copytree(EXAMPLE, root / "mlbench" / NAME)
     monkeypatch.setenv("MLE_GYM_TASKS_PATH", str(root))
-    tasks._clear_caches()
+    tasks.clear_caches()
     yield root
     gym.registry.pop(ENV_ID, None)
-    tasks._clear_caches()
+    tasks.clear_caches()
     assert fingerprint(paths.builtin_task_assets() / "mlbench") == before
 
 

@@ -3,10 +3,9 @@
 Both are read from the ML-Bench tasks of the task index (:func:`mle_gym.task_folders.
 task_index` and :func:`~mle_gym.task_folders.candidates`: every task folder of the task
 roots, the built-in ``task_assets`` first, then each folder of ``$MLE_GYM_TASKS_PATH``)
-whose family is ``mlbench``, each task.yaml parsed by the family's own parser
-(:func:`.task.parse_task`). A task stands where the catalog (:mod:`mle_gym.tasks`) puts
-it: the first of its folders, in task-root order, that the index lists and the family
-accepts — the index's own entry whenever that one is valid. Nothing else names a
+whose family is ``mlbench``, with the specs the catalog has
+(:func:`mle_gym.task_folders.resolve`): a task stands where the catalog puts it, the first
+of its folders, in task-root order, that the family accepts. Nothing else names a
 repository:
 
 * **bundled repositories** (:func:`discover_bundled`): the folder of the task ``<name>``
@@ -32,23 +31,20 @@ repository:
   in task.yaml) — the repositories ML-Bench's default superproject is consulted for
   (:mod:`.pins`).
 
-The index is cached per set of task roots (code that adds a folder to a root already
-read calls :func:`mle_gym.tasks.clear_caches`); the parsed task.yaml files are cached
-while the file is unchanged, and the folders themselves (``repository/``, its README,
-``examples/``) are looked at again at each call.
+The index and the specs are cached per set of task roots (code that edits or adds a
+folder in a root already read calls :func:`mle_gym.tasks.clear_caches`); the folders
+themselves (``repository/``, its README, ``examples/``) are looked at again at each call.
 """
 
 from __future__ import annotations
 
-import functools
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from mle_gym import task_folders
 from mle_gym.errors import SetupError
 from mle_gym.families import default_family
-from mle_gym.families.mlbench.task import MLBenchTask, is_git_url, parse_task
+from mle_gym.families.mlbench.task import MLBenchTask, is_git_url
 from mle_gym.task_folders import TaskEntry
 from mle_gym.task_spec import TaskError
 
@@ -61,7 +57,6 @@ __all__ = [
     "BundledFolders",
     "BundledRepository",
     "MLBenchDataError",
-    "MLBenchFolder",
     "bundled_repositories",
     "declared_repositories",
     "discover_bundled",
@@ -105,26 +100,6 @@ class BundledRepository:
 
 
 @dataclass(frozen=True)
-class MLBenchFolder:
-    """One folder of an ML-Bench task, as the index lists it: ``task`` is its task.yaml
-    parsed by the family, or None when the family rejects it (``error`` says why)."""
-
-    entry: TaskEntry
-    task: MLBenchTask | None
-    error: str | None = None
-
-    @property
-    def folder(self) -> Path:
-        return self.entry.folder
-
-    @property
-    def bundled(self) -> bool:
-        """Whether the folder is laid out as a bundled repository (``repository/`` or
-        ``examples/`` in it)."""
-        return (self.folder / REPOSITORY_DIR).is_dir() or (self.folder / EXAMPLES_DIR).is_dir()
-
-
-@dataclass(frozen=True)
 class BundledFolders:
     """What :func:`discover_bundled` found: the usable bundled repositories by name (in
     index order), the broken ones by name (each with the error its env and
@@ -148,25 +123,33 @@ class BundledFolders:
         return [str(err) for err in self.broken.values()] + list(self.notes)
 
 
-def mlbench_tasks() -> list[tuple[str, tuple[MLBenchFolder, ...]]]:
-    """Every ML-Bench task of the index (key, its folders in task-root order), in index
-    order. A folder counts when its ``family:`` (or its benchmark's default) is
-    ``mlbench``; each one's task.yaml is parsed by the family (cached while unchanged)."""
-    out: list[tuple[str, tuple[MLBenchFolder, ...]]] = []
+def mlbench_tasks() -> list[tuple[str, MLBenchTask | None, tuple[TaskEntry, ...]]]:
+    """Every ML-Bench task of the index, in index order: (key, the spec the catalog serves
+    it from — None when the family rejects every folder of it —, its ML-Bench folders in
+    task-root order). A folder counts when its ``family:`` (or its benchmark's default)
+    is ``mlbench``; specs come from :func:`mle_gym.task_folders.resolve`, as the catalog's."""
+    out: list[tuple[str, MLBenchTask | None, tuple[TaskEntry, ...]]] = []
     for key in task_folders.task_index():
-        found = tuple(
-            _folder(entry)
-            for entry in task_folders.candidates(key)
-            if (entry.family or default_family(entry.benchmark)) == FAMILY
+        entries = tuple(
+            e
+            for e in task_folders.candidates(key)
+            if (e.family or default_family(e.benchmark)) == FAMILY
         )
-        if found:
-            out.append((key, found))
+        if entries:
+            spec, _ = task_folders.resolve(key)
+            out.append((key, spec if isinstance(spec, MLBenchTask) else None, entries))
     return out
 
 
-def _chosen(folders: tuple[MLBenchFolder, ...]) -> MLBenchFolder | None:
-    """The folder the catalog serves the task from: the first one the family accepts."""
-    return next((f for f in folders if f.task is not None), None)
+def _is_bundled(folder: Path) -> bool:
+    """Whether ``folder`` is laid out as a bundled repository (``repository/`` or
+    ``examples/`` in it)."""
+    return (folder / REPOSITORY_DIR).is_dir() or (folder / EXAMPLES_DIR).is_dir()
+
+
+def _error_of(folder: Path) -> str:
+    found = task_folders.spec_of(folder)
+    return str(found) if isinstance(found, TaskError) else "it is not an ML-Bench task"
 
 
 def discover_bundled() -> BundledFolders:
@@ -176,33 +159,32 @@ def discover_bundled() -> BundledFolders:
     broken: dict[str, MLBenchDataError] = {}
     notes: list[str] = []
     taken: dict[str, Path] = {}  # name -> the folder that stands for it
-    for _key, folders in mlbench_tasks():
-        chosen = _chosen(folders)
-        head = chosen or folders[0]
-        name = head.entry.id
-        for other in folders:
-            if other is head or not other.bundled:
+    for _key, spec, entries in mlbench_tasks():
+        head = spec.folder if spec is not None else entries[0].folder
+        name = entries[0].id
+        for other in entries:
+            if other.folder == head or not _is_bundled(other.folder):
                 continue
-            if other.task is None:
-                notes.append(f"{other.folder} is left out: {other.error}")
+            if isinstance(task_folders.spec_of(other.folder), TaskError):
+                notes.append(f"{other.folder} is left out: {_error_of(other.folder)}")
             else:
-                notes.append(_twice(name, head.folder, other.folder))
+                notes.append(_twice(name, head, other.folder))
         if name in taken:  # the same id in another benchmark: the first one stands
-            if head.bundled:
-                notes.append(_twice(name, taken[name], head.folder))
+            if _is_bundled(head):
+                notes.append(_twice(name, taken[name], head))
             continue
-        taken[name] = head.folder
-        if chosen is None:
-            if head.bundled:
+        taken[name] = head
+        if spec is None:
+            if _is_bundled(head):
                 broken[name] = MLBenchDataError(
-                    f"bundled ML-Bench repository {name!r} cannot be used: {head.error}"
+                    f"bundled ML-Bench repository {name!r} cannot be used: {_error_of(head)}"
                 )
             continue
-        problem = _layout_problem(chosen.folder)
+        problem = _layout_problem(head)
         if problem is not None:
             broken[name] = problem
-        elif (chosen.folder / REPOSITORY_DIR).is_dir():
-            repositories[name] = BundledRepository(name, chosen.folder)
+        elif (head / REPOSITORY_DIR).is_dir():
+            repositories[name] = BundledRepository(name, head)
     return BundledFolders(repositories, broken, tuple(notes))
 
 
@@ -218,9 +200,8 @@ def declared_repositories() -> tuple[str, ...]:
     or the family rejects, and a second folder of a task, declare nothing (the catalog
     reports them)."""
     urls: list[str] = []
-    for _key, folders in mlbench_tasks():
-        chosen = _chosen(folders)
-        url = chosen.task.repository if chosen is not None and chosen.task else None
+    for _key, spec, _entries in mlbench_tasks():
+        url = spec.repository if spec is not None else None
         if url is not None and url not in urls:
             urls.append(url)
     return tuple(urls)
@@ -253,30 +234,3 @@ def _layout_problem(folder: Path) -> MLBenchDataError | None:
             "scripts and their options in a README.md at its root"
         )
     return None
-
-
-def _folder(entry: TaskEntry) -> MLBenchFolder:
-    where = entry.folder / "task.yaml"
-    try:
-        st = os.stat(where)
-    except OSError as exc:
-        return MLBenchFolder(entry, None, f"{where}: cannot be read: {exc}")
-    parsed = _parse(entry.folder, (st.st_mtime_ns, st.st_size, st.st_ino))
-    if isinstance(parsed, TaskError):
-        return MLBenchFolder(entry, None, str(parsed))
-    return MLBenchFolder(entry, parsed)
-
-
-@functools.lru_cache(maxsize=1024)
-def _parse(folder: Path, stamp: tuple[int, int, int]) -> MLBenchTask | TaskError:
-    """``folder``'s task.yaml parsed by the family, or why it cannot be (``stamp``: the
-    file's mtime, size and inode, so an edited file is read again)."""
-    try:
-        return parse_task(folder, task_folders.read_task_yaml(folder), FAMILY)
-    except TaskError as exc:
-        return exc
-    except Exception as exc:  # as the catalog does: a parser failure is the folder's
-        return TaskError(
-            f"{folder / 'task.yaml'}: the {FAMILY} family could not read it "
-            f"({type(exc).__name__}: {exc})"
-        )
