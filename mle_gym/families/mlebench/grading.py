@@ -22,6 +22,7 @@ import pandas as pd
 
 from mle_gym.families.mlebench.grade_report import GradeReport
 from mle_gym.families.mlebench.leaderboard import medals_for, percentile_beaten
+from mle_gym.families.mlebench.parity import grade_like_mlebench, has_parity_grader
 from mle_gym.families.mlebench.task import MLEBenchTask
 from mle_gym.grading.csvread import read_submission, read_table
 from mle_gym.grading.errors import InvalidSubmission
@@ -33,6 +34,8 @@ logger = logging.getLogger(__name__)
 
 _TRUSTED_MAX_BYTES = 2**40  # answers and sample submissions are ours, not the agent's
 _ANSWERS_KEPT = 4  # parsed answer files kept in memory
+#: ``grading=`` of :func:`grade_submission`: MLE-bench's verdict (default) or the strict one
+GRADING_MODES = ("mlebench", "strict")
 _MEDAL_KEYS = ("gold_medal", "silver_medal", "bronze_medal", "any_medal", "above_median")
 
 Scorer = Callable[[pd.DataFrame, pd.DataFrame], Any]
@@ -46,8 +49,61 @@ def grade_submission(
     expected_ids_from: Path | None = None,
     data_source: str,
     max_bytes: int | None = None,
+    grading: str = "mlebench",
 ) -> GradeReport:
     """Grade ``submission`` (a host-side COPY of the agent's file) for ``task``.
+
+    ``grading`` (one of :data:`GRADING_MODES`) chooses the verdict:
+
+    * ``"mlebench"`` (default): MLE-bench's own, by the task folder's
+      ``mlebench_grade.py`` (:mod:`mle_gym.families.mlebench.parity`): the same score or
+      the same rejection as MLE-bench's ``grade()``, quirks included. The strict grade
+      below is computed as well, and what it would have flagged is listed in
+      ``strict_findings`` (its rejection message, or its different score). A task
+      without ``mlebench_grade.py`` is graded strictly (the report says
+      ``grading="strict"``).
+    * ``"strict"``: the project's validation and grader, as described next.
+    """
+    if grading not in GRADING_MODES:
+        raise ValueError(f"grading must be one of {GRADING_MODES}, got {grading!r}")
+    strict = _grade_strict(
+        task,
+        submission,
+        answers=answers,
+        expected_ids_from=expected_ids_from,
+        data_source=data_source,
+        max_bytes=max_bytes,
+    )
+    if grading == "strict" or not has_parity_grader(task) or not strict.submission_exists:
+        return strict
+    assert submission is not None  # it exists
+    limit = max_bytes if max_bytes is not None else task.submission.max_mb * 2**20
+    verdict = grade_like_mlebench(task, submission, answers, max_bytes=limit)
+    findings: list[str] = []
+    if not strict.valid:
+        findings.append(strict.message)
+    elif verdict.score is not None and strict.score != verdict.score:
+        findings.append(
+            f"strict grading scores this submission {strict.score} (MLE-bench's grader: "
+            f"{verdict.score}); see the task's MLE-bench grading quirks"
+        )
+    base = _base_fields(task, data_source)
+    base.update(grading="mlebench", strict_findings=findings)
+    if verdict.score is None:
+        return _invalid(base, exists=True, message=verdict.message)
+    return _valid(base, task, data_source, verdict.score)
+
+
+def _grade_strict(
+    task: MLEBenchTask,
+    submission: Path | None,
+    *,
+    answers: Path,
+    expected_ids_from: Path | None,
+    data_source: str,
+    max_bytes: int | None,
+) -> GradeReport:
+    """The strict grade (``grading="strict"``) of ``submission``.
 
     * ``answers``: the private answers CSV (id column, target columns, possibly
       more columns).
@@ -285,6 +341,7 @@ def _base_fields(task: MLEBenchTask, data_source: str) -> dict[str, Any]:
     kaggle = task.data.get("kaggle")
     competition = kaggle.get("competition") if isinstance(kaggle, dict) else None
     fields: dict[str, Any] = {
+        "grading": "strict",
         "task_id": task.id,
         "competition_id": str(competition or task.id),
         "data_source": data_source,

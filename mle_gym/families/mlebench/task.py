@@ -16,6 +16,7 @@ from pydantic import BeforeValidator, ConfigDict, Field, field_validator, model_
 from mle_gym.families.base import spec_fields
 from mle_gym.grading.submission import SubmissionSpec
 from mle_gym.task_schema import (
+    ClosedBlock,
     OpenBlock,
     PositiveInt,
     StrList,
@@ -122,6 +123,21 @@ class MLEBenchDataFile(OpenBlock):
     replica: ReplicaSourceFile | None = None
 
 
+class QuirkFile(ClosedBlock):
+    """One way MLE-bench's grader differs from strict grading."""
+
+    mlebench: str = Field(description="what MLE-bench's grade() does (reproduced by default)")
+    strict: str = Field(description='what grading="strict" does instead')
+
+
+class MLEBenchGradingFile(ClosedBlock):
+    """``mlebench_grading:`` — notes on the default grader (``mlebench_grade.py``)."""
+
+    quirks: list[QuirkFile] = Field(
+        default_factory=list, description="MLE-bench's grading quirks, each with the strict rule"
+    )
+
+
 class MLEBenchTaskFile(TaskFile):
     """The task.yaml of an MLE-bench competition (``task_assets/mlebench/<id>/``)."""
 
@@ -134,6 +150,7 @@ class MLEBenchTaskFile(TaskFile):
     grader: GraderKind | None = Field(
         None, description="default: module when grade.py exists, else generic"
     )
+    mlebench_grading: MLEBenchGradingFile = Field(default_factory=MLEBenchGradingFile)
 
     @field_validator("leaderboard", mode="before")
     @classmethod
@@ -160,6 +177,15 @@ class Leaderboard:
     score_at_rank_fraction: tuple[float, ...]
 
 
+@dataclass(frozen=True)
+class Quirk:
+    """A behaviour of MLE-bench's grader that the default grading reproduces, and what
+    strict grading does instead."""
+
+    mlebench: str
+    strict: str
+
+
 @dataclass(frozen=True, kw_only=True)
 class MLEBenchTask(TaskSpec):
     """An MLE-bench competition: the common fields plus what its grader needs."""
@@ -169,6 +195,7 @@ class MLEBenchTask(TaskSpec):
     sample_submission_file: str
     leaderboard: Leaderboard | None = None
     grader: str = "generic"  # one of GRADER_KINDS
+    quirks: tuple[Quirk, ...] = ()
 
     @property
     def kaggle_supported(self) -> bool:
@@ -232,4 +259,5 @@ def parse_task(
             score_at_rank_fraction=tuple(board.score_at_rank_fraction),
         ),
         grader=model.grader or ("module" if (folder / "grade.py").is_file() else "generic"),
+        quirks=tuple(Quirk(q.mlebench, q.strict) for q in model.mlebench_grading.quirks),
     )

@@ -118,15 +118,19 @@ def grade_file(
     answers: Path,
     name: str,
     frame_or_text: pd.DataFrame | str,
+    *,
+    grading: str = "strict",
 ) -> GradeReport:
     """Grade, against ``answers``, a frame (written without index) or CSV text saved as
-    ``tmp_path/name``."""
+    ``tmp_path/name``. The case kinds of this module check the strict grader
+    (``grading="strict"``, the default here); pass ``grading="mlebench"`` for MLE-bench's
+    verdict (see :class:`~mle_gym.families.mlebench.testing_parity.ParityCase`)."""
     path = tmp_path / name
     if isinstance(frame_or_text, str):
         path.write_text(frame_or_text, encoding="utf-8")
     else:
         frame_or_text.to_csv(path, index=False)
-    return grade_submission(task, path, answers=answers, data_source="kaggle")
+    return grade_submission(task, path, answers=answers, data_source="kaggle", grading=grading)
 
 
 def grade_frame(
@@ -135,19 +139,29 @@ def grade_frame(
     name: str,
     frame: pd.DataFrame | dict[str, Any],
     answers: Path,
+    *,
+    grading: str = "strict",
 ) -> GradeReport:
-    """Grade, against ``answers``, columns (or a frame) saved as ``tmp_path/<name>.csv``."""
+    """Grade, against ``answers``, columns (or a frame) saved as ``tmp_path/<name>.csv``
+    (strictly unless ``grading`` says otherwise, as :func:`grade_file`)."""
     submission = write_csv(tmp_path / f"{name}.csv", frame)
-    return grade_submission(task, submission, answers=answers, data_source="kaggle")
+    return grade_submission(
+        task, submission, answers=answers, data_source="kaggle", grading=grading
+    )
 
 
 def score(
-    task: MLEBenchTask, tmp_path: Path, answers: dict[str, Any], submission: dict[str, Any]
+    task: MLEBenchTask,
+    tmp_path: Path,
+    answers: dict[str, Any],
+    submission: dict[str, Any],
+    *,
+    grading: str = "strict",
 ) -> GradeReport:
     """Grade ``submission`` against ``answers`` (both columns), written into ``tmp_path``
-    (the answers as ``task.answers_file``)."""
+    (the answers as ``task.answers_file``; strictly unless ``grading`` says otherwise)."""
     path = write_csv(tmp_path / task.answers_file, answers)
-    return grade_frame(task, tmp_path, "submission", submission, path)
+    return grade_frame(task, tmp_path, "submission", submission, path, grading=grading)
 
 
 def is_worse(task: MLEBenchTask, score: float, best: float) -> bool:
