@@ -229,6 +229,8 @@ ALLOWED_MLE_GYM_IMPORTS = {
     "grade.py": ("mle_gym.authoring",),
     "prepare.py": ("mle_gym.authoring",),
     "grading_cases.py": ("mle_gym.authoring", "mle_gym.families.mlebench.testing"),
+    # MLE-bench's grading, reproduced: the authoring API and the kit of MLE-bench's helpers
+    "mlebench_grade.py": ("mle_gym.authoring", "mle_gym.families.mlebench.parity_kit"),
 }
 #: what a grading_cases.py may import at module level besides the standard library and the
 #: modules above (an optional library such as scikit-learn is imported inside a function)

@@ -220,10 +220,14 @@ def test_answers_unreachable_through_tools(make_env, mle_gym_home: Path) -> None
         ("PassengerId,Transported\n{ragged}", "line"),
     ],
 )
+@pytest.mark.parametrize("grading", ["strict", "mlebench"])
 def test_malformed_submissions_are_invalid_with_specific_message(
-    make_env, content: object, fragment: str
+    make_env, content: object, fragment: str, grading: str
 ) -> None:
-    env = make_env()
+    """Strict grading rejects each with a message naming the problem; MLE-bench's grading
+    (the default) rejects all but the extra column and carries strict's message in
+    ``strict_findings``."""
+    env = make_env(grading=grading)
     env.reset(seed=0)
     ws = env.unwrapped.workspace
     sample = (env.unwrapped.data_dir / "sample_submission.csv").read_text().splitlines()[1:]
@@ -242,13 +246,21 @@ def test_malformed_submissions_are_invalid_with_specific_message(
                 ragged="\n".join([*rows[:-1], f"{ids[-1]},False,extra,fields"]),
             ).encode()
         (ws / "submission.csv").write_bytes(content)
+    accepted = grading == "mlebench" and fragment == "unexpected column"
     obs, *_, info = env.step(call("validate_submission"))
-    assert not info["ok"] and obs.startswith("invalid:")
+    assert info["ok"] is accepted and obs.startswith("valid:" if accepted else "invalid:"), obs
     assert "score" not in obs.lower().replace("does not score", "")
     obs, reward, term, _trunc, info = env.step(call("submit"))
     grade = info["grade"]
-    assert term and reward == 0.0 and grade["valid"] is False and grade["score"] is None
-    assert fragment.lower() in grade["message"].lower(), grade["message"]
+    assert term and grade["grading"] == grading
+    if accepted:
+        assert grade["valid"] is True and grade["score"] is not None
+    else:
+        assert reward == 0.0 and grade["valid"] is False and grade["score"] is None
+    strict_message = grade["message"] if grading == "strict" else " ".join(grade["strict_findings"])
+    if content is None:
+        strict_message = grade["message"]  # no file: nothing to compare, both say so
+    assert fragment.lower() in strict_message.lower(), (grade["message"], strict_message)
 
 
 def test_validate_never_reveals_score(make_env) -> None:

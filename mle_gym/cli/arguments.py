@@ -7,7 +7,7 @@ from typing import Any
 from mle_gym._deprecation import moved_names
 from mle_gym.sandbox import BACKENDS as SANDBOX_CHOICES
 
-__all__ = ["DATA_HELP", "REWARD_MODE_HELP", "SANDBOX_CHOICES", "add_flag"]
+__all__ = ["DATA_HELP", "GRADING_HELP", "REWARD_MODE_HELP", "SANDBOX_CHOICES", "add_flag"]
 
 # MLE-bench's choices, which --data and --reward-mode no longer restrict themselves to
 __getattr__ = moved_names(
@@ -22,6 +22,11 @@ __getattr__ = moved_names(
 #: ``data_choices`` / ``reward_modes``); a value it does not is an error naming them
 DATA_HELP = "data source, one of the task family's (MLE-bench: auto, kaggle, replica, bundled)"
 REWARD_MODE_HELP = "reward mode, one of the task family's (default: auto)"
+#: ``--grading``: an MLE-bench option (tasks of other families take none)
+GRADING_HELP = (
+    "MLE-bench grading: mlebench (default; MLE-bench's own verdict) or strict "
+    "(stricter validation, corrected graders)"
+)
 
 
 def add_flag(parser: Any, name: str, help: str) -> None:

@@ -22,7 +22,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from mle_gym.cli.arguments import DATA_HELP, REWARD_MODE_HELP, SANDBOX_CHOICES, add_flag
+from mle_gym.cli.arguments import (
+    DATA_HELP,
+    GRADING_HELP,
+    REWARD_MODE_HELP,
+    SANDBOX_CHOICES,
+    add_flag,
+)
 
 # Copies of mle_gym.evaluation.plan.BACKENDS and local_backend.START_METHODS: importing
 # mle_gym.evaluation would slow every `mle-gym` command by ~50 ms (tests/test_cli.py checks
@@ -80,6 +86,7 @@ def _add_episode_arguments(p: argparse.ArgumentParser) -> None:
     ep.add_argument("--sandbox", choices=SANDBOX_CHOICES)
     ep.add_argument("--data", help=DATA_HELP)
     ep.add_argument("--reward-mode", help=REWARD_MODE_HELP)
+    ep.add_argument("--grading", help=GRADING_HELP)
     ep.add_argument("--max-steps", type=int, help="step budget per episode (default: task's)")
     ep.add_argument(
         "--time-budget", type=float, metavar="SECONDS", help="wall-clock budget per episode"
@@ -148,6 +155,7 @@ def request_from_args(args: argparse.Namespace) -> Any:
         sandbox=args.sandbox,
         data=args.data,
         reward_mode=args.reward_mode,
+        grading=args.grading,
         max_steps=args.max_steps,
         time_budget_s=args.time_budget,
         resume=args.resume,

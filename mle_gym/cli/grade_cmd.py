@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from mle_gym.cli.arguments import DATA_HELP
+from mle_gym.cli.arguments import DATA_HELP, GRADING_HELP
 from mle_gym.textsafe import json_for_terminal
 
 
@@ -17,6 +17,7 @@ def register(sub: Any) -> None:
     p.add_argument("--submission", required=True)
     p.add_argument("--data", default="auto", help=DATA_HELP)
     p.add_argument("--seed", type=int, default=0, help="replica seed (default 0)")
+    p.add_argument("--grading", help=GRADING_HELP)
     p.set_defaults(func=cmd_grade)
 
 
@@ -25,7 +26,8 @@ def cmd_grade(args: argparse.Namespace) -> int:
     from mle_gym.families import make_family
     from mle_gym.tasks import get_task
 
-    family = make_family(get_task(args.task))
+    options = {"grading": args.grading} if args.grading else None
+    family = make_family(get_task(args.task), options)
     try:
         report = family.grade_file(Path(args.submission), data=args.data, seed=args.seed)
     except NotImplementedError as exc:

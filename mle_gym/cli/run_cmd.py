@@ -12,7 +12,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mle_gym import paths
-from mle_gym.cli.arguments import DATA_HELP, REWARD_MODE_HELP, SANDBOX_CHOICES, add_flag
+from mle_gym.cli.arguments import (
+    DATA_HELP,
+    GRADING_HELP,
+    REWARD_MODE_HELP,
+    SANDBOX_CHOICES,
+    add_flag,
+)
 from mle_gym.textsafe import escape_line, json_for_terminal, quote_block
 
 if TYPE_CHECKING:
@@ -41,6 +47,7 @@ def register(sub: Any) -> None:
     p.add_argument("--data", default="auto", help=DATA_HELP)
     p.add_argument("--sandbox", choices=SANDBOX_CHOICES)
     p.add_argument("--reward-mode", help=REWARD_MODE_HELP)
+    p.add_argument("--grading", help=GRADING_HELP)
     p.add_argument("--max-steps", type=int, help="step budget (default: the task's)")
     p.add_argument("--trajectory", help="trajectory JSONL path (default under $MLE_GYM_HOME/runs)")
     add_flag(p, "--no-trajectory", "do not record a trajectory")
@@ -117,6 +124,8 @@ def _make_kwargs(args: argparse.Namespace, trajectory: Path | None) -> dict[str,
         make_kwargs["max_episode_steps"] = args.max_steps
     if args.reward_mode:
         make_kwargs["reward_mode"] = args.reward_mode
+    if args.grading:
+        make_kwargs["grading"] = args.grading
     return make_kwargs
 
 

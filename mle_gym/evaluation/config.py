@@ -33,6 +33,7 @@ SETTING_NAMES = (
     "sandbox",
     "data",
     "reward_mode",
+    "grading",
     "max_steps",
     "time_budget_s",
 )
@@ -49,6 +50,7 @@ class RunConfig:
     sandbox: str = "local"
     data: str = "auto"
     reward_mode: str = "auto"
+    grading: str | None = None  # MLE-bench tasks' grading (None: their default, mlebench)
     max_steps: int | None = None
     time_budget_s: float | None = None
 

@@ -130,7 +130,18 @@ def _make_env(job: EpisodeJob, trajectory: Path) -> Any:
         kwargs["max_episode_steps"] = int(s["max_steps"])
     if s.get("time_budget_s"):
         kwargs["time_budget_s"] = float(s["time_budget_s"])
+    if s.get("grading") and _takes_grading(job.env_id):
+        kwargs["grading"] = s["grading"]
     return gym.make(job.env_id, **kwargs)
+
+
+def _takes_grading(env_id: str) -> bool:
+    """Whether the family of ``env_id``'s task has the ``grading`` option (MLE-bench)."""
+    from mle_gym.families import family_class
+    from mle_gym.tasks import get_task
+
+    model = family_class(get_task(env_id).family).options_model
+    return "grading" in getattr(model, "model_fields", {})
 
 
 def base_record(job: EpisodeJob) -> dict[str, Any]:

@@ -48,6 +48,7 @@ class EvalRequest:
     sandbox: str | None = None
     data: str | None = None
     reward_mode: str | None = None
+    grading: str | None = None
     max_steps: int | None = None
     time_budget_s: float | None = None
     resume: bool = False
@@ -135,6 +136,7 @@ def build_config(request: EvalRequest, stored: RunConfig | None) -> RunConfig:
         sandbox=_setting(request.sandbox, stored, "sandbox", default_kind()),
         data=_setting(request.data, stored, "data", "auto"),
         reward_mode=_setting(request.reward_mode, stored, "reward_mode", "auto"),
+        grading=_setting(request.grading, stored, "grading", None),
         max_steps=_setting(request.max_steps, stored, "max_steps", None),
         time_budget_s=_setting(request.time_budget_s, stored, "time_budget_s", None),
     )
@@ -162,6 +164,15 @@ def _wrong_settings(families: list[tuple[str, Any]], config: RunConfig) -> None:
             family.check_settings(config.data, config.reward_mode)
         except ValueError as exc:
             wrong.append(f"{layout.task_id_of(env_id)}: {exc}")
+    if config.grading is not None:
+        takers = [f for _, f in families if "grading" in f.options_model.model_fields]
+        if not takers:
+            wrong.append("--grading applies to MLE-bench tasks only, and none is selected")
+        for family in takers[:1]:
+            try:
+                family.options_model(grading=config.grading)
+            except ValueError:
+                wrong.append(f"--grading must be mlebench or strict, got {config.grading!r}")
     if wrong:
         raise EvalConfigError("; ".join(wrong))
 

@@ -56,21 +56,30 @@ def validate_submission_frame(
     expected to be strings; anything else is turned into text with ``str``,
     and missing values count as blank.
 
+    ``expected_ids`` may repeat an id (answers keyed by a value that is not unique, e.g.
+    a comment's text): the submission must then hold each id as many times as they do,
+    and rows sharing an id keep their file order, so they pair with the answers' rows of
+    that id in order.
+
     ``ValueError`` (not :class:`InvalidSubmission`) is raised for setup errors:
-    an unknown ``target_kind`` or duplicated ``expected_ids``.
+    an unknown ``target_kind``.
     """
-    return validate_against(df, ExpectedIds(expected_ids), spec)
+    return validate_against(df, ExpectedIds(expected_ids, allow_duplicates=True), spec)
 
 
 class ExpectedIds:
     """The ids a submission must cover, as text, with their set (built once, reusable
-    for many submissions). ``ValueError`` if they contain duplicates."""
+    for many submissions). Repeated ids are a ``ValueError`` unless ``allow_duplicates``;
+    then ``counts`` holds how often each id must appear (None when every id is unique)."""
 
-    def __init__(self, ids: Sequence[str]) -> None:
+    def __init__(self, ids: Sequence[str], *, allow_duplicates: bool = False) -> None:
         self.ids: list[str] = list(map(str, ids))
         self.set: frozenset[str] = frozenset(self.ids)
+        self.counts: collections.Counter[str] | None = None
         if len(self.set) != len(self.ids):
-            raise ValueError("expected_ids contains duplicates; the id list itself is broken")
+            if not allow_duplicates:
+                raise ValueError("expected_ids contains duplicates; the id list itself is broken")
+            self.counts = collections.Counter(self.ids)
         self._init_caches()
 
     def _init_caches(self) -> None:
@@ -84,7 +93,7 @@ class ExpectedIds:
         if len(ids) != len(self.ids):
             raise ValueError("reordered() needs the same ids")
         other = object.__new__(ExpectedIds)
-        other.ids, other.set = list(ids), self.set
+        other.ids, other.set, other.counts = list(ids), self.set, self.counts
         other._init_caches()
         return other
 
@@ -138,7 +147,7 @@ def validate_against(df: pd.DataFrame, expected: ExpectedIds, spec: SubmissionSp
     ids = _as_text(df[spec.id_column])
     positions = expected.positions(ids)
     if positions is None:
-        got = _check_ids(ids, expected.ids, expected.set, spec.id_column)
+        got = _check_ids(ids, expected.ids, expected.set, spec.id_column, expected.counts)
         rank = expected.rank()
         if rank is not None:
             positions = np.fromiter(map(rank.__getitem__, got), dtype=np.int64, count=len(got))
@@ -237,27 +246,49 @@ def _check_columns(df: pd.DataFrame, spec: SubmissionSpec) -> None:
 
 
 def _check_ids(
-    ids: pd.Series, expected: list[str], expected_set: frozenset[str], id_column: str
+    ids: pd.Series,
+    expected: list[str],
+    expected_set: frozenset[str],
+    id_column: str,
+    counts: collections.Counter[str] | None = None,
 ) -> list[str]:
-    """The ids as a list, if they are exactly the expected ones (in any order); else
-    InvalidSubmission saying what is wrong."""
+    """The ids as a list, if they are exactly the expected ones (in any order; each as
+    often as ``counts`` says when the expected ids repeat); else InvalidSubmission saying
+    what is wrong."""
     got_list = ids.tolist()
     if got_list == expected:
-        return got_list  # the expected ids in the expected order (which has no duplicates)
+        return got_list  # the expected ids in the expected order
     got_set = set(got_list)
-    if len(got_list) == len(expected) == len(got_set) and got_set == expected_set:
+    if (
+        counts is None
+        and len(got_list) == len(expected) == len(got_set)
+        and got_set == expected_set
+    ):
         return got_list  # the common, valid case: no index work needed
+    got_counts = collections.Counter(got_list) if counts is not None else None
+    if got_counts is not None and got_counts == counts:
+        return got_list
     got = pd.Index(got_list, dtype=object)
     problems: list[str] = []
     if len(got) != len(expected):
         problems.append(f"wrong number of rows: expected {len(expected)}, got {len(got)}.")
-    duplicated = got[got.duplicated(keep=False)]
+    if counts is not None and got_counts is not None:
+        wrong = [i for i in got_counts if i in counts and got_counts[i] != counts[i]]
+        if wrong:
+            shown = ", ".join(
+                f"{i!r} ({got_counts[i]} times, expected {counts[i]})" for i in wrong[:_SHOWN]
+            )
+            problems.append(
+                f"repeated ids: {len(wrong)} id(s) appear a different number of times than "
+                f"in the sample submission, e.g. {shown}."
+            )
+    duplicated = got[got.duplicated(keep=False)] if counts is None else got[:0]
     if len(duplicated):
-        counts = duplicated.value_counts(sort=False)
-        shown = ", ".join(f"{i!r} ({n} times)" for i, n in list(counts.items())[:_SHOWN])
+        repeats = duplicated.value_counts(sort=False)
+        shown = ", ".join(f"{i!r} ({n} times)" for i, n in list(repeats.items())[:_SHOWN])
         problems.append(
-            f"duplicate ids: {len(counts)} id(s) appear more than once "
-            f"({int(counts.sum() - len(counts))} extra row(s)), e.g. {shown}."
+            f"duplicate ids: {len(repeats)} id(s) appear more than once "
+            f"({int(repeats.sum() - len(repeats))} extra row(s)), e.g. {shown}."
         )
     distinct = got.unique()
     unknown = [i for i in distinct if i not in expected_set]

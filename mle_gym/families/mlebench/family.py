@@ -116,8 +116,16 @@ class MLEBenchFamily(ReplicaVariants, TaskFamily):
         dest.write_bytes(data)
 
     def validate(self, episode: Episode, path: str) -> ToolResult:
-        """Format check against the public sample submission; never a score."""
+        """Whether the grader would score the file; never a score.
+
+        Under ``grading="strict"``: the format check against the public sample submission
+        (its ids and columns). Under ``grading="mlebench"`` (default): MLE-bench's verdict
+        — as MLE-bench's own validation does, its grader is run on the hidden answers and
+        only "valid" or its rejection is reported (a library failure by type only) —,
+        with the strict check's complaint as a warning when MLE-bench accepts the file.
+        """
         from mle_gym.families.mlebench.format_check import FormatChecker
+        from mle_gym.families.mlebench.parity import grade_like_mlebench, has_parity_grader
         from mle_gym.grading import InvalidSubmission
 
         assert episode.data is not None
@@ -131,9 +139,31 @@ class MLEBenchFamily(ReplicaVariants, TaskFamily):
             copy = Path(tmp) / "submission.csv"
             try:
                 self._copy_out(episode, path, copy)
-                return ToolResult(checker.check(copy, path))
-            except (FsError, InvalidSubmission) as exc:
+            except FsError as exc:
                 return ToolResult(f"invalid: {exc}", ok=False)
+            try:
+                confirmation, complaint = checker.check(copy, path), ""
+            except InvalidSubmission as exc:
+                confirmation, complaint = "", str(exc)
+            if self.opts.grading == "strict" or not has_parity_grader(self.task):
+                if complaint:
+                    return ToolResult(f"invalid: {complaint}", ok=False)
+                return ToolResult(confirmation)
+            verdict = grade_like_mlebench(
+                self.task,
+                copy,
+                episode.data.private / self.task.answers_file,
+                max_bytes=self.task.submission.max_mb * 2**20,
+            )
+        if verdict.score is None:
+            also = f" (The strict format check says: {complaint})" if complaint else ""
+            return ToolResult(f"invalid: {verdict.message}{also}", ok=False)
+        if complaint:
+            return ToolResult(
+                f"valid: MLE-bench's grader accepts {path} (validation does not score). "
+                f"Warning: strict grading would reject it: {complaint}"
+            )
+        return ToolResult(confirmation)
 
     def grade(self, episode: Episode) -> GradeLike:
         from mle_gym.families.mlebench.grading import grade_submission, invalid_report
@@ -152,7 +182,13 @@ class MLEBenchFamily(ReplicaVariants, TaskFamily):
                         self.task, data.source, f"cannot read the submission: {exc}", exists=True
                     )
                 submitted = None
-            return grade_submission(self.task, submitted, answers=answers, data_source=data.source)
+            return grade_submission(
+                self.task,
+                submitted,
+                answers=answers,
+                data_source=data.source,
+                grading=self.opts.grading,
+            )
 
     def reward(self, grade: dict[str, Any], mode: str, data_source: str) -> float:
         return rewards.compute_reward(grade, mode, self.task, data_source)
@@ -182,7 +218,8 @@ class MLEBenchFamily(ReplicaVariants, TaskFamily):
         self, submission: Path | None, *, data: str = "auto", seed: int = 0
     ) -> GradeLike:
         """The grader's report on ``submission`` against the answers of ``data`` (replica
-        variant ``seed``); the file is copied first, so it may change meanwhile."""
+        variant ``seed``), graded as the ``grading`` option says; the file is copied
+        first, so it may change meanwhile."""
         import shutil
 
         from mle_gym.families.mlebench.grading import grade_submission
@@ -198,6 +235,7 @@ class MLEBenchFamily(ReplicaVariants, TaskFamily):
                 copy,
                 answers=prepared.private / self.task.answers_file,
                 data_source=prepared.source,
+                grading=self.opts.grading,
             )
 
     def prepare(self, request: PrepareRequest) -> str:

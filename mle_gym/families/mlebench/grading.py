@@ -8,6 +8,7 @@ often the larger half of the work. Scorers get a copy, never the kept frame.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import math
 import os
@@ -74,8 +75,10 @@ def grade_submission(
         data_source=data_source,
         max_bytes=max_bytes,
     )
-    if grading == "strict" or not has_parity_grader(task) or not strict.submission_exists:
+    if grading == "strict" or not has_parity_grader(task):
         return strict
+    if not strict.submission_exists:  # no file: both verdicts are "no submission"
+        return dataclasses.replace(strict, grading="mlebench")
     assert submission is not None  # it exists
     limit = max_bytes if max_bytes is not None else task.submission.max_mb * 2**20
     verdict = grade_like_mlebench(task, submission, answers, max_bytes=limit)
@@ -278,7 +281,7 @@ def _load_answers(path: Path, spec: SubmissionSpec) -> tuple[pd.DataFrame, Expec
             f"answers file {path} must have unique column names including {wanted}; it has {names}"
         )
     try:
-        raw_ids = ExpectedIds(raw[spec.id_column].tolist())
+        raw_ids = ExpectedIds(raw[spec.id_column].tolist(), allow_duplicates=True)
         typed = validate_against(raw[wanted], raw_ids, spec)
     except (InvalidSubmission, ValueError) as exc:
         raise RuntimeError(f"answers file {path} is malformed: {exc}") from exc

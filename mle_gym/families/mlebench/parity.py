@@ -16,20 +16,30 @@ libraries raise — reported by type only, since library messages can quote answ
 values). A score that is not a finite number is reported invalid too (MLE-bench would
 report NaN as a score).
 
+MLE-bench's published results were graded with pandas 2, whose text columns are
+``object`` columns (``astype(str)`` turns a missing cell into the text ``"nan"``); pandas 3
+keeps missing text missing, which makes several of MLE-bench's graders fail on every
+submission. Under pandas 3, reading and grading therefore run with
+``future.infer_string`` off (pandas 2's text columns), one grading at a time in a process
+(the option is global); the modules reproduce pandas 2's behaviour where pandas 3 differs
+otherwise (``applymap``, ``fillna`` on a numeric column with text).
+
 Nothing here raises because of the submission; an unreadable answers file is a
 ``RuntimeError`` (a setup problem).
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
 import math
 import os
 import stat
 import threading
+import warnings
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -44,7 +54,12 @@ logger = logging.getLogger(__name__)
 #: the task folder's module with MLE-bench's grading behaviour
 MODULE = "mlebench_grade"
 _ANSWERS_KEPT = 4
-_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+_OPEN_FLAGS = (
+    os.O_RDONLY
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_NONBLOCK", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+)
 
 ParityGrade = Callable[[pd.DataFrame, Any], Any]
 
@@ -77,7 +92,7 @@ def parity_grade_fn(task: MLEBenchTask) -> ParityGrade:
     grade = getattr(module, "grade", None) if module is not None else None
     if not callable(grade):
         raise RuntimeError(f"{task.folder / (MODULE + '.py')} defines no grade() function")
-    return grade  # type: ignore[no-any-return]
+    return grade
 
 
 def read_like_mlebench(path: Path, *, max_bytes: int) -> pd.DataFrame:
@@ -106,7 +121,10 @@ def read_like_mlebench(path: Path, *, max_bytes: int) -> pd.DataFrame:
 def frame_like_mlebench(data: bytes, name: str = "submission.csv") -> pd.DataFrame:
     """``data`` (a CSV file's bytes) read as :func:`read_like_mlebench` reads a file."""
     try:
-        return pd.read_csv(io.BytesIO(data), float_precision="round_trip")
+        with pandas2_text(), warnings.catch_warnings():
+            # pandas 3 deprecates the option MLE-bench passes
+            warnings.filterwarnings("ignore", message=".*float_precision", category=Warning)
+            return pd.read_csv(io.BytesIO(data), float_precision="round_trip")
     except pd.errors.EmptyDataError:
         return pd.DataFrame()
     except Exception as exc:  # ParserError, UnicodeDecodeError, MemoryError, ...
@@ -114,6 +132,23 @@ def frame_like_mlebench(data: bytes, name: str = "submission.csv") -> pd.DataFra
             f"pandas.read_csv cannot read {name} ({type(exc).__name__}: {_short(exc)}); "
             "MLE-bench reads submissions with it"
         ) from None
+
+
+_PANDAS_3 = int(pd.__version__.split(".")[0]) >= 3
+_pandas2_lock = threading.RLock()
+
+
+@contextlib.contextmanager
+def pandas2_text() -> Iterator[None]:
+    """Inside: pandas reads and converts text as pandas 2 does (see module docstring);
+    one such block at a time per process."""
+    if not _PANDAS_3:
+        yield
+        return
+    with _pandas2_lock, warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=".*infer_string", category=Warning)
+        with pd.option_context("future.infer_string", False):
+            yield
 
 
 _kept: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
@@ -127,7 +162,7 @@ def load_answers(path: Path) -> Any:
     RuntimeError if it cannot be read."""
     try:
         st = os.stat(path)
-        key: tuple[Any, ...] | None = (
+        key: tuple[Any, ...] = (
             os.path.realpath(path),
             st.st_dev,
             st.st_ino,
@@ -175,12 +210,13 @@ def grade_like_mlebench(
     """MLE-bench's verdict on the submission file ``submission`` (a host-side copy) for
     ``task`` (see module docstring). Never raises because of the submission."""
     grade = parity_grade_fn(task)
-    truth = load_answers(answers)
-    try:
-        frame = read_like_mlebench(submission, max_bytes=max_bytes)
-    except InvalidSubmission as exc:
-        return ParityResult(None, str(exc))
-    return score_frames(task, grade, frame, truth)
+    with pandas2_text():
+        truth = load_answers(answers)
+        try:
+            frame = read_like_mlebench(submission, max_bytes=max_bytes)
+        except InvalidSubmission as exc:
+            return ParityResult(None, str(exc))
+        return score_frames(task, grade, frame, truth)
 
 
 def score_frames(
@@ -189,7 +225,9 @@ def score_frames(
     """``grade(submission, answers)`` as MLE-bench's ``Grader`` runs it: the score rounded
     to 5 decimals, or None with the reason."""
     try:
-        value = round(float(grade(submission, answers)), 5)
+        with pandas2_text(), warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # library warnings about the agent's data: noise
+            value = round(float(grade(submission, answers)), 5)
     except InvalidSubmission as exc:
         return ParityResult(None, f"MLE-bench's grader rejects the submission: {exc}")
     except GraderFailure as exc:

@@ -98,9 +98,9 @@ def _ids_differ(submitted: pd.Series, expected: pd.Series) -> bool:
     return bool(np.asarray(submitted.values != expected.values).any())
 
 
-def one_hot(df: pd.DataFrame, *, id_column: str, target_column: str, classes: list[str]) -> (
-    pd.DataFrame
-):
+def one_hot(
+    df: pd.DataFrame, *, id_column: str, target_column: str, classes: list[str]
+) -> pd.DataFrame:
     """A frame with ``id_column`` and one 0/1 column per class, row ``i`` having 1 in the
     column named by its ``target_column`` value (a value that is no class adds a column,
     as assigning with ``.loc`` does)."""

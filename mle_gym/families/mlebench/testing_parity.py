@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 import pandas as pd
 
@@ -33,8 +33,8 @@ from mle_gym.families.mlebench.grade_report import GradeReport
 from mle_gym.families.mlebench.grading import grade_submission
 from mle_gym.families.mlebench.task import MLEBenchTask
 
-Outcome = str | float
-Frame = pd.DataFrame | Callable[[], pd.DataFrame]
+Outcome: TypeAlias = str | float
+Frame: TypeAlias = pd.DataFrame | Callable[[], pd.DataFrame]
 
 #: the variants, in the order they are graded
 VARIANTS = (
@@ -138,9 +138,7 @@ def variant_frames(
     put("duplicate_id", pd.concat([sub, sub.iloc[:1]], ignore_index=True))
     unknown = sub.copy()
     unknown[id_column] = unknown[id_column].astype(object)
-    unknown.loc[0, id_column] = (
-        int(numbers.max()) + 1000 if numbers is not None else "unknown-id-0"
-    )
+    unknown.loc[0, id_column] = int(numbers.max()) + 1000 if numbers is not None else "unknown-id-0"
     put("unknown_id", unknown)
     blank = sub.copy()
     blank[target] = blank[target].astype(object)
@@ -160,9 +158,7 @@ def variant_frames(
     return out
 
 
-def write_variants(
-    task: MLEBenchTask, case: ParityCase, tmp_path: Path
-) -> dict[str, VariantFiles]:
+def write_variants(task: MLEBenchTask, case: ParityCase, tmp_path: Path) -> dict[str, VariantFiles]:
     """Each variant's files under ``tmp_path/<variant>/`` (the answers named as the task's
     answers file, the submission as its submission file)."""
     files: dict[str, VariantFiles] = {}
@@ -188,9 +184,7 @@ def _matches(outcome: Outcome, report: GradeReport, same: float | None) -> bool:
     if outcome == "scored":
         return True
     target = same if outcome == "same" else float(outcome)
-    return target is not None and abs(report.score - target) <= _TOLERANCE * max(
-        1.0, abs(target)
-    )
+    return target is not None and abs(report.score - target) <= _TOLERANCE * max(1.0, abs(target))
 
 
 def _describe(report: GradeReport) -> str:
