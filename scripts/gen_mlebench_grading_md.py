@@ -46,6 +46,22 @@ answers with MLE-bench's verdict (never a score) plus the strict check's complai
 warning — an agent still learns the strict habits without being judged differently from
 MLE-bench.
 
+MLE-bench's published results were graded with pandas 2. pandas 3 keeps missing text
+missing where pandas 2 turned it into the text `"nan"`, removed `DataFrame.applymap` and
+refuses text in a numeric column's `fillna`; under pandas 3 several of MLE-bench's graders
+fail on every submission (text normalization, tgs-salt, ...). The default grading therefore
+reads and converts text as pandas 2 does whichever pandas is installed
+(`future.infer_string` off under pandas 3), and the modules reproduce pandas 2 where pandas 3
+differs otherwise. The reference for parity is MLE-bench's code run with pandas 2.
+
+`ventilator-pressure-prediction` has no medal figures (`leaderboard: null`; medals and
+percentile are None): MLE-bench's `leaderboard.csv` for it is a Git LFS object that is absent
+from every copy of the repository reachable here, and the reference figures carried by the
+project omit this one competition. Its thresholds are not guessed: where that file is
+available, its figures go into the folder's `reference.json` and
+`scripts/generate_mlebench_tasks.py` writes them into `task.yaml`. Its score is graded
+exactly as MLE-bench grades it.
+
 Per task, `task_assets/mlebench/<id>/grading_cases.py` holds a `ParityCase`: one valid
 submission and its common variants (rows shuffled, columns reordered, an extra column,
 the DataFrame index written, ids written as floats, a missing, duplicated or unknown id,
@@ -90,7 +106,7 @@ def render() -> str:
         "",
         f"{len(rows)} quirks in {tasks} tasks.",
         "",
-        "| task | MLE-bench (`grading=\"mlebench\"`, default) | `grading=\"strict\"` |",
+        '| task | MLE-bench (`grading="mlebench"`, default) | `grading="strict"` |',
         "|---|---|---|",
     ]
     previous = None

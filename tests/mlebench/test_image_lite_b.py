@@ -463,17 +463,20 @@ def test_ranzcr_clip(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _check_grading(task, data, tmp_path)
 
     # One AUC per column, averaged: ranking a single column perfectly and the rest
-    # constantly gives (1 + 10 * 0.5) / 11.
+    # constantly gives (1 + 10 * 0.5) / 11 under strict grading (all 11 classes). MLE-bench
+    # averages only the first 9 (its classes.py), which leave out CVC - Normal: 0.5.
     answers = new_test.sort_values("StudyInstanceUID")
     sub = answers[["StudyInstanceUID"]].copy()
     sub[RANZCR_CLASSES] = 0.5
     sub["CVC - Normal"] = answers["CVC - Normal"].to_numpy()
     sub_path = tmp_path / "ranzcr-one-column.csv"
     sub.to_csv(sub_path, index=False)
-    report = grade_submission(
-        task, sub_path, answers=data.private / "test.csv", data_source="kaggle"
-    )
-    assert report.valid and report.score == pytest.approx(round(6 / 11, 5))
+    truth = data.private / "test.csv"
+    strict = grade_submission(task, sub_path, answers=truth, data_source="kaggle", grading="strict")
+    assert strict.valid and strict.score == pytest.approx(round(6 / 11, 5))
+    report = grade_submission(task, sub_path, answers=truth, data_source="kaggle")
+    assert report.valid and report.score == 0.5
+    assert report.strict_findings and "0.54545" in report.strict_findings[0]
 
 
 # ---------------------------------------------------------------------------

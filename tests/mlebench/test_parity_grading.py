@@ -99,7 +99,7 @@ def test_index_column_scores_by_default_and_is_a_strict_finding(tmp_path: Path) 
 
 
 def test_unknown_grading_mode_is_an_error(tmp_path: Path) -> None:
-    task, answers, truth = _spaceship(tmp_path)
+    task, answers, _ = _spaceship(tmp_path)
     with pytest.raises(ValueError, match="grading must be one of"):
         grade_submission(task, answers, answers=answers, data_source="kaggle", grading="lax")
 

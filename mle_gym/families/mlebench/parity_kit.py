@@ -7,6 +7,11 @@ or crash — written for this project. Where MLE-bench's code has an ``assert`` 
 "unexpected error": its grader returns no score) these raise :class:`GraderFailure`;
 where it raises ``InvalidSubmissionError`` they raise :class:`InvalidSubmission`.
 Messages never quote answer values.
+
+Also re-exported for those modules (which import only this kit and
+:mod:`mle_gym.authoring`): the project's :func:`levenshtein` (in place of the
+``Levenshtein`` package MLE-bench uses), :func:`convex_intersection_area` (in place of
+``shapely``) and :func:`load_folder_module` (a sibling file of the folder).
 """
 
 from __future__ import annotations
@@ -18,13 +23,19 @@ import pandas as pd
 
 from mle_gym.families.mlebench.parity import GraderFailure
 from mle_gym.grading.errors import InvalidSubmission
+from mle_gym.grading.metrics.detection_lyft import convex_intersection_area
+from mle_gym.grading.metrics.text import levenshtein
+from mle_gym.task_spec import load_folder_module
 
 __all__ = [
     "GraderFailure",
     "InvalidSubmission",
     "accuracy_inputs",
     "auroc_inputs",
+    "convex_intersection_area",
     "is_one_hot",
+    "levenshtein",
+    "load_folder_module",
     "one_hot",
     "one_hot_log_loss_inputs",
     "require",

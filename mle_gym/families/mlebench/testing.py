@@ -24,6 +24,9 @@ grader, and the scores are compared with values computed independently (the orac
   answers id): :class:`RawGrading`, :class:`RawFormat`, :class:`RawSampleScore`.
 * :class:`KeyedRawCase` (``grader: raw``, rows keyed by a pair of columns):
   :class:`KeyedRawGrading`, :class:`KeyedRawFormat`.
+* :class:`ParityCase` (:mod:`.testing_parity`): one valid submission and its common
+  variants, each graded under ``grading="mlebench"`` (MLE-bench's verdict, declared per
+  variant) and ``grading="strict"``. The kinds above check the strict grader.
 
 Any other ``(task, tmp_path) -> None`` function is a check too (a folder's own checks); it
 grades files with :func:`grade_file`, :func:`grade_frame` or :func:`score` and asserts with
@@ -91,6 +94,7 @@ from mle_gym.families.mlebench.testing_oracles import (
     macro_f1,
     micro_f1_like_mlebench,
 )
+from mle_gym.families.mlebench.testing_parity import ParityCase
 from mle_gym.grading.errors import InvalidSubmission
 from mle_gym.task_spec import TaskSpec
 
@@ -107,6 +111,7 @@ __all__ = [
     "KeyedRawFormat",
     "KeyedRawGrading",
     "MLEBenchTask",
+    "ParityCase",
     "Raised",
     "RawCase",
     "RawFormat",
