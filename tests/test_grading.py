@@ -28,6 +28,7 @@ from mle_gym.families.mlebench.task import Leaderboard
 from mle_gym.grading import InvalidSubmission, read_submission, validate_submission_frame
 from mle_gym.grading.metrics import METRICS, UnknownMetric, get_metric, register
 from mle_gym.grading.submission import SubmissionSpec
+from mle_gym.grading.validation import ExpectedIds
 from mle_gym.tasks import TaskSpec, load_task
 
 REPO = Path(__file__).resolve().parent.parent
@@ -485,10 +486,27 @@ def test_validation_setup_errors_are_value_errors() -> None:
     df = pd.DataFrame({"id": ["a"], "y": ["1"]}, dtype=str)
     with pytest.raises(ValueError, match="target_kind"):
         validate_submission_frame(df, ["a"], SubmissionSpec("s.csv", "id", ("y",), "weird"))
-    spec = SubmissionSpec("s.csv", "id", ("y",), "label")
     with pytest.raises(ValueError, match="duplicates") as info:
-        validate_submission_frame(df, ["a", "a"], spec)
+        ExpectedIds(["a", "a"])
     assert not isinstance(info.value, InvalidSubmission)
+
+
+def test_repeated_expected_ids_need_as_many_rows() -> None:
+    """Answers keyed by a value that repeats (a comment's text): each id as often as there,
+    rows of one id kept in file order."""
+    spec = SubmissionSpec("s.csv", "id", ("y",), "label")
+    with pytest.raises(InvalidSubmission, match="repeated ids"):
+        validate_submission_frame(
+            pd.DataFrame({"id": ["a", "b", "b"], "y": ["1", "2", "3"]}, dtype=str),
+            ["a", "a", "b"],
+            spec,
+        )
+    out = validate_submission_frame(
+        pd.DataFrame({"id": ["b", "a", "a"], "y": ["3", "1", "2"]}, dtype=str),
+        ["a", "b", "a"],
+        spec,
+    )
+    assert out["id"].tolist() == ["a", "a", "b"] and out["y"].tolist() == ["1", "2", "3"]
 
 
 def test_many_problems_show_a_few_examples() -> None:
@@ -630,7 +648,6 @@ def test_missing_answers_is_a_setup_error(task: TaskSpec, tmp_path: Path) -> Non
     [
         b"",
         b"PassengerId,Other\na,1\n",
-        b"PassengerId,Transported\na,True\na,False\n",
         b"PassengerId,Transported\na,perhaps\n",
         b"\x00\x01",
     ],
@@ -640,6 +657,19 @@ def test_corrupt_answers_is_a_setup_error(task: TaskSpec, tmp_path: Path, conten
     answers.write_bytes(content)
     with pytest.raises(RuntimeError, match="answers file"):
         grade(task, write(tmp_path / "s.csv", [("a", "True")]), answers)
+
+
+def test_answers_repeating_an_id_pair_rows_in_order(task: TaskSpec, tmp_path: Path) -> None:
+    """Not a setup error: a submission repeating the id as often is graded, the rows of one
+    id paired in file order; one row for it is invalid."""
+    answers = tmp_path / "answers.csv"
+    answers.write_text("PassengerId,Transported\na,True\na,False\nb,True\n")
+    report = grade(
+        task, write(tmp_path / "s.csv", [("a", "True"), ("b", "True"), ("a", "True")]), answers
+    )
+    assert report.valid and report.score == pytest.approx(2 / 3, abs=1e-5)
+    once = grade(task, write(tmp_path / "t.csv", [("a", "True"), ("b", "True")]), answers)
+    assert not once.valid and "repeated ids" in once.message
 
 
 def test_unknown_data_source_and_metric(task: TaskSpec, answers: Path, tmp_path: Path) -> None:

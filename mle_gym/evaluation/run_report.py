@@ -376,6 +376,7 @@ def render_markdown(report: dict[str, Any]) -> str:
         f"- agent: `{cfg['agent']}`"
         + (f" with {cfg['agent_args']}" if cfg.get("agent_args") else ""),
         f"- data: {cfg['data']} · sandbox: {cfg['sandbox']} · reward mode: {cfg['reward_mode']}"
+        + f" · MLE-bench grading: {cfg.get('grading') or 'mlebench'}"
         + (f" · max steps: {cfg['max_steps']}" if cfg.get("max_steps") else "")
         + (f" · time budget: {cfg['time_budget_s']} s" if cfg.get("time_budget_s") else ""),
         f"- {len(cfg['tasks'])} task(s) x seeds {cfg['seeds']}",

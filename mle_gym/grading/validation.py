@@ -236,7 +236,7 @@ def _check_columns(df: pd.DataFrame, spec: SubmissionSpec) -> None:
             hints.append(f"{near[0]!r} should be spelled {col!r}")
     if missing and len(missing) == len(wanted):
         hints.append("the first line must be the header, not a data row")
-    if spec.id_column in missing and "" in names:
+    if "" in extra or "Unnamed: 0" in extra:
         hints.append("the DataFrame index was written: use index=False")
     hint = f" ({'; '.join(hints)})" if hints else ""
     raise InvalidSubmission(

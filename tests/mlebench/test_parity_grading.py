@@ -223,3 +223,11 @@ def test_eval_stores_grading_and_rejects_bad_values(tmp_path: Path) -> None:
     )
     with pytest.raises(EvalConfigError, match="--grading must be"):
         check_config(bad, request)
+
+
+def test_eval_passes_grading_to_mlebench_envs_only() -> None:
+    from mle_gym.evaluation.episode import _takes_grading
+
+    assert _takes_grading("MLEBench/spaceship-titanic-v0")
+    others = [t for t in all_tasks().values() if t.benchmark != "MLEBench"]
+    assert others and not _takes_grading(others[0].env_id)

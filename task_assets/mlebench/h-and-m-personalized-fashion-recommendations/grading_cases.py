@@ -27,6 +27,7 @@ from mle_gym.families.mlebench.testing import (
     grade_file,
     raw_files,
 )
+from mle_gym.families.mlebench.testing_parity import ParityCase
 
 # Kaggle's sample submission: the same 12 articles for everyone, with leading zeros
 HM_POPULAR = (
@@ -93,7 +94,66 @@ def buyers_only_each_customer_once(task: MLEBenchTask, tmp_path: Path) -> None:
         FormatChecker(task, sample).check(tmp_path / "few.csv", "few.csv")
 
 
+# 64-character customer ids that sort in the order of their number
+PARITY_CUSTOMERS = [f"{n:02d}" + "c3" * 31 for n in range(6)]
+# answers: the buyers 0, 2 and 3 only (3 bought 610776002 twice: a set of two articles)
+PARITY_ANSWERS = pd.DataFrame(
+    {
+        "customer_id": [PARITY_CUSTOMERS[n] for n in (0, 2, 3)],
+        "prediction": ["706016001 706016002", "372860001", "610776002 759871002 610776002"],
+    }
+)
+# customer 0: hits at ranks 1 and 3: (1/1 + 2/3) / 2 = 5/6; customer 2: the leading zero
+# misses, the hit is at rank 2: (1/2) / 1; customer 3: hits at ranks 1 and 3 (the repeat
+# at rank 2 counts once): (1/1 + 2/3) / 2 = 5/6; customers 1, 4 and 5 are not scored
+# (even a blank prediction is fine there). MAP@12 = (5/6 + 1/2 + 5/6) / 3
+PARITY_SUBMISSION = pd.DataFrame(
+    {
+        "customer_id": PARITY_CUSTOMERS,
+        "prediction": [
+            "706016002 111111111 706016001",
+            "706016001",
+            "0372860001 372860001",
+            "759871002 759871002 610776002",
+            None,
+            "1 2 3",
+        ],
+    }
+)
+
 CASES: dict[str, Check] = {
+    "parity": ParityCase(
+        PARITY_ANSWERS,
+        PARITY_SUBMISSION,
+        score=round((5 / 6 + 1 / 2 + 5 / 6) / 3, 5),
+        expected={
+            "shuffled_rows": "same",
+            "reordered_columns": "same",
+            # exactly the two columns
+            "extra_column": "invalid",
+            "index_column": "invalid",
+            # the last row is customer 5, who is not scored
+            "missing_id": "same",
+            # customer 0 twice: the pairs shift, customer 2's answers meet customer 0's
+            # predictions (0) and customer 3's meet customer 2's (0): (5/6 + 0 + 0) / 3
+            "duplicate_id": round(5 / 6 / 3, 5),
+            "unknown_id": "invalid",
+            # a blank becomes the text "nan" (pandas 2's astype(str)): customer 0 scores 0
+            "blank_target": round((1 / 2 + 5 / 6) / 3, 5),
+            "empty_file": "invalid",
+            "header_only": "invalid",
+            # customer 0 twice in both files: (5/6 + 5/6 + 1/2 + 5/6) / 4
+            "duplicate_answer_keys": 0.75,
+        },
+        # strict grading also leaves unscored customers out and reads a blank as no
+        # prediction
+        strict={
+            "missing_id": "same",
+            "blank_target": round((1 / 2 + 5 / 6) / 3, 5),
+            # strict wants each customer once, even where the answers repeat one
+            "duplicate_answer_keys": "invalid",
+        },
+    ),
     "grading": RawGrading(raw_case_hm),
     "format": RawFormat(raw_case_hm),
     "sample-scores-as-on-the-leaderboard": RawSampleScore(raw_case_hm),

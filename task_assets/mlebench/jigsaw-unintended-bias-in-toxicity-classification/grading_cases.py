@@ -18,11 +18,13 @@ from mle_gym.families.mlebench.testing import (
     RawFormat,
     RawGrading,
     RawSampleScore,
+    assert_close,
     assert_invalid,
     assert_score,
     grade_file,
     raw_files,
 )
+from mle_gym.families.mlebench.testing_parity import ParityCase
 
 JIGSAW_IDENTITIES = [
     "male",
@@ -111,7 +113,85 @@ def matches_ids_ignores_side_of_threshold(task: MLEBenchTask, tmp_path: Path) ->
     assert_invalid(report, "1 id(s) of sample_submission.csv are missing")
 
 
+def parity_answers() -> pd.DataFrame:
+    return raw_case_jigsaw().answers
+
+
+def parity_submission() -> pd.DataFrame:
+    return raw_case_jigsaw().imperfect
+
+
+def _guess() -> np.ndarray:
+    return np.asarray(parity_submission()["prediction"], dtype=float)
+
+
+def _with_first_row_twice(frame: pd.DataFrame) -> pd.DataFrame:
+    return pd.concat([frame, frame.iloc[:1]], ignore_index=True)
+
+
+# MLE-bench's formula as computed independently by jigsaw_like_mlebench (checked by
+# "parity-scores-by-the-formula"): the submission as is; with its first prediction (a
+# toxic comment, 0.8) blank, which MLE-bench cuts to 0 like any value under 0.5; with
+# the first row twice in both files
+PARITY_SCORE = 0.81704
+BLANK_FIRST = 0.75541
+TWICE_FIRST = 0.8189
+PARITY_EXPECTED: dict[str, str | float] = {
+    "shuffled_rows": "same",
+    "reordered_columns": "same",
+    "extra_column": "same",
+    "index_column": "same",
+    "float_ids": "same",
+    "missing_id": "invalid",
+    "duplicate_id": "invalid",
+    "unknown_id": "invalid",
+    "blank_target": BLANK_FIRST,
+    "empty_file": "invalid",
+    "header_only": "invalid",
+    "duplicate_answer_keys": TWICE_FIRST,
+}
+
+
+def parity_scores_by_the_formula(task: MLEBenchTask, tmp_path: Path) -> None:
+    guess = _guess()
+    twice = _with_first_row_twice(parity_answers())
+    for value, expected in (
+        (jigsaw_like_mlebench(parity_answers(), guess), PARITY_SCORE),
+        (jigsaw_like_mlebench(parity_answers(), np.r_[np.nan, guess[1:]]), BLANK_FIRST),
+        (jigsaw_like_mlebench(twice, np.r_[guess, guess[:1]]), TWICE_FIRST),
+    ):
+        assert_close(value, expected, abs=5e-6)
+
+
+def parity_submission_as_toxicity() -> pd.DataFrame:
+    """The predictions under the answers' column name, which MLE-bench also accepts."""
+    return parity_submission().rename(columns={"prediction": "toxicity"})
+
+
 CASES: dict[str, Check] = {
+    "parity": ParityCase(
+        parity_answers,
+        parity_submission,
+        score=PARITY_SCORE,
+        expected=PARITY_EXPECTED,
+        # strict grading reads the ids as integers too; it wants each id once even where
+        # the answers repeat one (its raw grader matches rows one to one)
+        strict={"float_ids": "same", "duplicate_answer_keys": "invalid"},
+    ),
+    "parity-toxicity-column": ParityCase(
+        parity_answers,
+        parity_submission_as_toxicity,
+        score=PARITY_SCORE,
+        target_column="toxicity",
+        expected=PARITY_EXPECTED,
+        strict={
+            "as_is": "invalid",
+            "shuffled_rows": "invalid",
+            "reordered_columns": "invalid",
+            "duplicate_answer_keys": "invalid",
+        },
+    ),
+    "parity-scores-by-the-formula": parity_scores_by_the_formula,
     "grading": RawGrading(raw_case_jigsaw),
     "format": RawFormat(raw_case_jigsaw),
     "sample-scores-as-on-the-leaderboard": RawSampleScore(raw_case_jigsaw),
