@@ -94,7 +94,7 @@ from mle_gym.families.mlebench.testing_oracles import (
     macro_f1,
     micro_f1_like_mlebench,
 )
-from mle_gym.families.mlebench.testing_parity import ParityCase
+from mle_gym.families.mlebench.testing_parity import Outcome, ParityCase
 from mle_gym.grading.errors import InvalidSubmission
 from mle_gym.task_spec import TaskSpec
 
@@ -111,6 +111,7 @@ __all__ = [
     "KeyedRawFormat",
     "KeyedRawGrading",
     "MLEBenchTask",
+    "Outcome",
     "ParityCase",
     "Raised",
     "RawCase",

@@ -10,7 +10,7 @@ import math
 
 import pandas as pd
 
-from mle_gym.families.mlebench.testing import Check, ExactCase, ExactGrading
+from mle_gym.families.mlebench.testing import Check, ExactCase, ExactGrading, ParityCase
 
 
 def yaw_box(conf: float, *box: float | str) -> str:
@@ -59,6 +59,70 @@ def case_3d() -> ExactCase:
     )
 
 
+def parity_case() -> ParityCase:
+    """The imperfect submission of :func:`case_3d`: sample s1 scores 0.5 at the seven
+    thresholds 0.50..0.80 (car hit, pedestrian missed) and 0 above, 0.35 on average; s2
+    scores 1; (0.35 + 1) / 2 = 0.675. The bus, a class absent from the answers, is never
+    built, so its negative width does not matter."""
+    case = case_3d()
+    return ParityCase(
+        case.answers,
+        case.imperfect,
+        score=0.675,
+        expected={
+            "shuffled_rows": "same",
+            "reordered_columns": "same",
+            "extra_column": "same",
+            "index_column": "same",
+            "missing_id": "invalid",
+            "duplicate_id": "invalid",
+            "unknown_id": "invalid",
+            "blank_target": 0.5,  # s1 without boxes: (0 + 1) / 2
+            "empty_file": "invalid",
+            "header_only": "invalid",
+            "duplicate_answer_keys": 0.56667,  # (0.35 + 0.35 + 1) / 3
+        },
+        strict={"blank_target": 0.5},
+    )
+
+
+def parity_quirks() -> ParityCase:
+    """The perfect submission with a NaN confidence (ranked by Python's sort, accepted) and
+    a box with a NaN yaw of a class absent from the answers (never built): MLE-bench
+    scores it 1; strict grading rejects non-finite confidences."""
+    case = case_3d()
+    sub = case.perfect.copy()
+    sub.loc[0, "PredictionString"] = sub.loc[0, "PredictionString"].replace("0.9 ", "nan ", 1)
+    sub.loc[1, "PredictionString"] += " 0.3 1 1 1 2 2 2 nan bus"
+    return ParityCase(
+        case.answers,
+        sub,
+        score=1.0,
+        expected={
+            "shuffled_rows": "same",
+            "reordered_columns": "same",
+            "extra_column": "same",
+            "index_column": "same",
+            "missing_id": "invalid",
+            "duplicate_id": "invalid",
+            "unknown_id": "invalid",
+            "blank_target": 0.5,  # s1 without boxes
+            "empty_file": "invalid",
+            "header_only": "invalid",
+            "duplicate_answer_keys": "same",
+        },
+        strict={
+            "as_is": "invalid",
+            "shuffled_rows": "invalid",
+            "reordered_columns": "invalid",
+            "blank_target": 0.5,
+            "duplicate_answer_keys": "invalid",
+        },
+    )
+
+
 CASES: dict[str, Check] = {
     "grading": ExactGrading(case_3d),
+    "parity": parity_case(),
+    "parity-quirks": parity_quirks(),
 }

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from mle_gym.families.mlebench.testing import Check, ExactCase, ExactGrading
+from mle_gym.families.mlebench.testing import Check, ExactCase, ExactGrading, ParityCase
 
 
 def case_chaii() -> ExactCase:
@@ -22,6 +22,35 @@ def case_chaii() -> ExactCase:
     return ExactCase(answers, answers.copy(), imperfect, expected, malformed, 1.0)
 
 
+IDS = ["22bff3dec", "282758170", "d60987e0e", "f8b0c9a21"]
+ANSWERS = pd.DataFrame(
+    {"id": IDS, "PredictionString": ["भारत की राजधानी", "சென்னை", "1947", "New Delhi"]}
+)
+# word-set Jaccard per row: 2/3, 1/2, 1, 1 (lower-cased: "new DELHI" = "New Delhi")
+# mean = (0.66667 + 0.5 + 1 + 1) / 4 = 0.79167
+SUBMISSION = pd.DataFrame(
+    {"id": IDS, "PredictionString": ["भारत की", "சென்னை நகரம்", "1947", "new DELHI"]}
+)
+
 CASES: dict[str, Check] = {
     "grading": ExactGrading(case_chaii),
+    "parity": ParityCase(
+        ANSWERS,
+        SUBMISSION,
+        score=0.79167,
+        expected={
+            "shuffled_rows": "same",
+            "reordered_columns": "same",
+            "extra_column": "same",
+            "index_column": "same",
+            "missing_id": "invalid",
+            "duplicate_id": "invalid",
+            "unknown_id": "invalid",
+            "blank_target": 0.625,  # row 1 empty: (0 + 0.5 + 1 + 1) / 4
+            "empty_file": "invalid",
+            "header_only": "invalid",
+            "duplicate_answer_keys": 0.76667,  # (2 * 2/3 + 0.5 + 1 + 1) / 5
+        },
+        strict={"blank_target": 0.625},  # an empty answer is allowed there too
+    ),
 }

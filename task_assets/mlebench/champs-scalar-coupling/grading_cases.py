@@ -7,11 +7,20 @@ and the shared oracles are in mle_gym.families.mlebench.testing.
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from mle_gym.families.mlebench.testing import Check, ExactCase, ExactGrading
+from mle_gym.families.mlebench.testing import (
+    Check,
+    ExactCase,
+    ExactGrading,
+    MLEBenchTask,
+    ParityCase,
+    assert_invalid,
+    grade_file,
+)
 
 
 def case_champs() -> ExactCase:
@@ -43,6 +52,46 @@ def case_champs() -> ExactCase:
     )
 
 
+PARITY_ANSWERS = case_champs().answers
+# absolute errors 0.8 1.0 0.2 0.0 0.5: type 1JHC (ids 10, 11, 13) MAE 0.6, 2JHH 0.2, 3JHN 0.5
+PARITY_SUBMISSION = pd.DataFrame(
+    {"id": [10, 11, 12, 13, 14], "scalar_coupling_constant": [84.0, 86.1, -11.0, 83.9, 2.0]}
+)
+
+
+def exact_type_has_no_score(task: MLEBenchTask, tmp_path: Path) -> None:
+    """MLE-bench takes log(0) = -inf for a type predicted exactly: no score (strict grading
+    floors the MAE at 1e-9)."""
+    answers = tmp_path / task.answers_file
+    PARITY_ANSWERS.to_csv(answers, index=False)
+    exact = PARITY_SUBMISSION.assign(scalar_coupling_constant=[84.0, 86.1, -11.2, 83.9, 2.0])
+    report = grade_file(task, tmp_path, answers, "exact.csv", exact, grading="mlebench")
+    assert_invalid(report, "finite")
+
+
 CASES: dict[str, Check] = {
     "grading": ExactGrading(case_champs),
+    # mean of log(0.6), log(0.2), log(0.5). The row count is not checked: a repeated id 10
+    # (error 0.8) is joined twice, 1JHC's MAE becomes 2.6 / 4 = 0.65; with id 10 twice in
+    # the answers as well, 4 joined rows of id 10: (4 * 0.8 + 1.0 + 0.0) / 6 = 0.7.
+    "parity": ParityCase(
+        PARITY_ANSWERS,
+        PARITY_SUBMISSION,
+        score=round((math.log(0.6) + math.log(0.2) + math.log(0.5)) / 3, 5),
+        expected={
+            "shuffled_rows": "same",
+            "reordered_columns": "same",
+            "extra_column": "same",
+            "index_column": "same",
+            "float_ids": "same",
+            "missing_id": "invalid",
+            "duplicate_id": round((math.log(0.65) + math.log(0.2) + math.log(0.5)) / 3, 5),
+            "unknown_id": "invalid",
+            "blank_target": "invalid",
+            "empty_file": "invalid",
+            "header_only": "invalid",
+            "duplicate_answer_keys": round((math.log(0.7) + math.log(0.2) + math.log(0.5)) / 3, 5),
+        },
+    ),
+    "exact-type-has-no-score": exact_type_has_no_score,
 }

@@ -6,10 +6,18 @@ and the shared oracles are in mle_gym.families.mlebench.testing.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 import pandas as pd
 
-from mle_gym.families.mlebench.testing import Check, ExactCase, ExactGrading, MLEBenchTask
+from mle_gym.families.mlebench.testing import (
+    Check,
+    ExactCase,
+    ExactGrading,
+    MLEBenchTask,
+    ParityCase,
+)
 
 
 def case_freesound(task: MLEBenchTask) -> ExactCase:
@@ -36,6 +44,148 @@ def case_freesound(task: MLEBenchTask) -> ExactCase:
     return ExactCase(answers, answers.copy(), imperfect, expected, broken.to_csv(index=False), 1.0)
 
 
+CLIPS = [f"{i:08x}.wav" for i in (3, 10, 17, 99, 200)]
+
+
+def _frame(rows: Mapping[int, Mapping[int, float]], classes: list[str]) -> pd.DataFrame:
+    """``fname`` and every class column; row ``i`` gets ``rows[i]`` (class index -> value)."""
+    values = np.zeros((len(CLIPS), len(classes)))
+    for row, cells in rows.items():
+        for column, value in cells.items():
+            values[row, column] = value
+    frame = pd.DataFrame(values, columns=classes)
+    frame.insert(0, "fname", CLIPS)
+    return frame
+
+
+#: the vocabulary, in the sample submission's order
+VOCABULARY = [
+    "Accelerating_and_revving_and_vroom",
+    "Accordion",
+    "Acoustic_guitar",
+    "Applause",
+    "Bark",
+    "Bass_drum",
+    "Bass_guitar",
+    "Bathtub_(filling_or_washing)",
+    "Bicycle_bell",
+    "Burping_and_eructation",
+    "Bus",
+    "Buzz",
+    "Car_passing_by",
+    "Cheering",
+    "Chewing_and_mastication",
+    "Child_speech_and_kid_speaking",
+    "Chink_and_clink",
+    "Chirp_and_tweet",
+    "Church_bell",
+    "Clapping",
+    "Computer_keyboard",
+    "Crackle",
+    "Cricket",
+    "Crowd",
+    "Cupboard_open_or_close",
+    "Cutlery_and_silverware",
+    "Dishes_and_pots_and_pans",
+    "Drawer_open_or_close",
+    "Drip",
+    "Electric_guitar",
+    "Fart",
+    "Female_singing",
+    "Female_speech_and_woman_speaking",
+    "Fill_(with_liquid)",
+    "Finger_snapping",
+    "Frying_(food)",
+    "Gasp",
+    "Glockenspiel",
+    "Gong",
+    "Gurgling",
+    "Harmonica",
+    "Hi-hat",
+    "Hiss",
+    "Keys_jangling",
+    "Knock",
+    "Male_singing",
+    "Male_speech_and_man_speaking",
+    "Marimba_and_xylophone",
+    "Mechanical_fan",
+    "Meow",
+    "Microwave_oven",
+    "Motorcycle",
+    "Printer",
+    "Purr",
+    "Race_car_and_auto_racing",
+    "Raindrop",
+    "Run",
+    "Scissors",
+    "Screaming",
+    "Shatter",
+    "Sigh",
+    "Sink_(filling_or_washing)",
+    "Skateboard",
+    "Slam",
+    "Sneeze",
+    "Squeak",
+    "Stream",
+    "Strum",
+    "Tap",
+    "Tick-tock",
+    "Toilet_flush",
+    "Traffic_noise_and_roadway_noise",
+    "Trickle_and_dribble",
+    "Walk_and_footsteps",
+    "Water_tap_and_faucet",
+    "Waves_and_surf",
+    "Whispering",
+    "Writing",
+    "Yell",
+    "Zipper_(clothing)",
+]
+
+
+def parity_answers() -> pd.DataFrame:
+    # clip 3 has no label (the metric skips it)
+    labels = {0: {1: 1, 5: 1}, 1: {7: 1}, 2: {0: 1, 2: 1, 79: 1}, 4: {40: 1}}
+    return _frame(labels, VOCABULARY).astype({c: int for c in VOCABULARY})
+
+
+def parity_submission() -> pd.DataFrame:
+    # clip 0: class 1 first (precision 1/1), class 5 third behind class 2 (2/3); clip 1:
+    # class 7 second behind class 0 (1/2); clip 2: classes 0 and 2 first and second
+    # (1/1, 2/2), class 79 fourth behind class 3 (3/4); clip 4: class 40 first (1/1).
+    # lwlrap: the mean over the 7 (clip, label) pairs: (1 + 2/3 + 1/2 + 1 + 1 + 3/4 + 1) / 7
+    scores = {
+        0: {1: 0.9, 5: 0.3, 2: 0.5},
+        1: {7: 0.2, 0: 0.8},
+        2: {0: 0.7, 2: 0.6, 79: 0.1, 3: 0.4},
+        3: {9: 0.5},
+        4: {40: 1.0},
+    }
+    return _frame(scores, VOCABULARY)
+
+
+PAIRS = [1, 2 / 3, 1 / 2, 1, 1, 3 / 4, 1]
+
 CASES: dict[str, Check] = {
     "grading": ExactGrading(case_freesound, takes_task=True),
+    "parity": ParityCase(
+        parity_answers,
+        parity_submission,
+        score=round(sum(PAIRS) / 7, 5),
+        expected={
+            "shuffled_rows": "same",
+            # the header must be fname and the classes in the vocabulary's order
+            "reordered_columns": "invalid",
+            "extra_column": "invalid",
+            "index_column": "invalid",
+            "missing_id": "invalid",
+            "duplicate_id": "invalid",
+            "unknown_id": "invalid",
+            "blank_target": "invalid",
+            "empty_file": "invalid",
+            "header_only": "invalid",
+            # clip 0 twice adds its two pairs again
+            "duplicate_answer_keys": round((sum(PAIRS) + 1 + 2 / 3) / 9, 5),
+        },
+    ),
 }

@@ -9,7 +9,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from mle_gym.families.mlebench.testing import Check, ExactCase, ExactGrading, MLEBenchTask
+from mle_gym.families.mlebench.testing import (
+    Check,
+    ExactCase,
+    ExactGrading,
+    MLEBenchTask,
+    ParityCase,
+)
 
 
 def case_quest(task: MLEBenchTask) -> ExactCase:
@@ -32,6 +38,80 @@ def case_quest(task: MLEBenchTask) -> ExactCase:
     )
 
 
+CLASSES = [
+    "question_asker_intent_understanding",
+    "question_body_critical",
+    "question_conversational",
+    "question_expect_short_answer",
+    "question_fact_seeking",
+    "question_has_commonly_accepted_answer",
+    "question_interestingness_others",
+    "question_interestingness_self",
+    "question_multi_intent",
+    "question_not_really_a_question",
+    "question_opinion_seeking",
+    "question_type_choice",
+    "question_type_compare",
+    "question_type_consequence",
+    "question_type_definition",
+    "question_type_entity",
+    "question_type_instructions",
+    "question_type_procedure",
+    "question_type_reason_explanation",
+    "question_type_spelling",
+    "question_well_written",
+    "answer_helpful",
+    "answer_level_of_information",
+    "answer_plausible",
+    "answer_relevance",
+    "answer_satisfaction",
+    "answer_type_instructions",
+    "answer_type_procedure",
+    "answer_type_reason_explanation",
+    "answer_well_written",
+]
+
+
+def _parity_frames() -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Answers: every column 0, .25, .5, .75, 1 over qa_id 39..200. Submission: the
+    even-numbered columns ranked 1 3 2 4 5 (Spearman 1 - 6 * 2 / (5 * 24) = 0.9), the
+    odd-numbered ones exact (1.0): mean 0.95."""
+    ids = [39, 46, 70, 132, 200]
+    truth = [0.0, 0.25, 0.5, 0.75, 1.0]
+    swapped = [0.1, 0.3, 0.2, 0.4, 0.5]
+    answers = pd.DataFrame({"qa_id": ids, **{c: truth for c in CLASSES}})
+    submission = pd.DataFrame(
+        {"qa_id": ids, **{c: swapped if j % 2 == 0 else truth for j, c in enumerate(CLASSES)}}
+    )
+    return answers, submission
+
+
+PARITY_ANSWERS, PARITY_SUBMISSION = _parity_frames()
+
 CASES: dict[str, Check] = {
     "grading": ExactGrading(case_quest, takes_task=True),
+    "parity": ParityCase(
+        PARITY_ANSWERS,
+        PARITY_SUBMISSION,
+        score=0.95,
+        expected={
+            "shuffled_rows": "same",
+            "reordered_columns": "same",
+            "extra_column": "invalid",  # exactly 31 columns
+            "index_column": "invalid",
+            "float_ids": "same",
+            "missing_id": "invalid",
+            "duplicate_id": "invalid",
+            # ids are never compared: qa_id 39 -> 1200 sorts last, so the even columns
+            # pair ranks 3 2 4 5 1 with 1..5 (1 - 6 * 22 / 120 = -0.1) and the odd ones
+            # 2 3 4 5 1 (1 - 6 * 20 / 120 = 0): mean -0.05
+            "unknown_id": -0.05,
+            "blank_target": "invalid",  # NaN correlation
+            "empty_file": "invalid",
+            "header_only": "invalid",
+            # qa_id 39 twice: even columns' ranks 1.5 1.5 3 4 5 6 against 1.5 1.5 4 3 5 6,
+            # Pearson 16 / 17; odd columns 1: mean 33 / 34
+            "duplicate_answer_keys": round(33 / 34, 5),
+        },
+    ),
 }

@@ -16,6 +16,7 @@ from mle_gym.families.mlebench.testing import (
     Check,
     FormatChecker,
     MLEBenchTask,
+    ParityCase,
     RawCase,
     RawFormat,
     RawGrading,
@@ -27,7 +28,6 @@ from mle_gym.families.mlebench.testing import (
     grade_file,
     raw_files,
 )
-from mle_gym.families.mlebench.testing_parity import ParityCase
 
 # Kaggle's sample submission: the same 12 articles for everyone, with leading zeros
 HM_POPULAR = (

@@ -6,6 +6,7 @@ and the shared oracles are in mle_gym.families.mlebench.testing.
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
@@ -14,6 +15,7 @@ import pandas as pd
 from mle_gym.families.mlebench.testing import (
     Check,
     MLEBenchTask,
+    ParityCase,
     RawCase,
     RawFormat,
     RawGrading,
@@ -104,8 +106,92 @@ def pairs_repeated_eeg_ids_in_file_order(task: MLEBenchTask, tmp_path: Path) -> 
     assert_invalid(report, "[0, 1]")
 
 
+def _parity_submission() -> pd.DataFrame:
+    """One probability row per eeg_id (the same for its repeated rows, so that any pairing
+    of those rows gives the same score)."""
+    rows = {
+        568657: [0, 0, 0.5, 0, 0, 0.5],
+        582999: [0.25, 0, 0, 0, 0, 0.75],
+        642382: [0, 0.5, 0, 0.25, 0, 0.25],
+    }
+    eeg = [568657, 568657, 582999, 642382, 642382, 642382]
+    table = np.array([rows[e] for e in eeg], dtype=float)
+    return pd.DataFrame({"eeg_id": eeg, **dict(zip(HMS_VOTES, table.T, strict=True))})
+
+
+# sum of q * log(q / p) over the classes with a share q > 0, per answers row:
+#   568657: gpd 1 vs 0.5 | gpd 1/3 vs 0.5, other 2/3 vs 0.5
+#   582999: seizure 1/14 vs 0.25, other 13/14 vs 0.75
+#   642382: other 1 vs 0.25 | lpd 1 vs 0.5 | lpd 1/2 vs 0.5, lrda 1/2 vs 0.25
+_ROW_KL = [
+    math.log(2),
+    math.log(2 / 3) / 3 + 2 * math.log(4 / 3) / 3,
+    math.log(2 / 7) / 14 + 13 * math.log(26 / 21) / 14,
+    math.log(4),
+    math.log(2),
+    math.log(2) / 2,
+]
+# the first answers row twice (and the submission's first row twice)
+_PARITY_DUPLICATE = round((sum(_ROW_KL) + _ROW_KL[0]) / 7, 5)
+
+
+def pairs_rows_of_the_answers_order(task: MLEBenchTask, tmp_path: Path) -> None:
+    """Rows of a repeated eeg_id are paired as pandas' unstable sort leaves them: a
+    submission in the answers' row order (the same eeg_id sequence) is paired row by row."""
+    from scipy.special import rel_entr
+
+    case = raw_case_hms()
+    answers = tmp_path / task.answers_file
+    case.answers.to_csv(answers, index=False)
+    report = grade_file(task, tmp_path, answers, "s.csv", case.imperfect, grading="mlebench")
+    guess = case.imperfect[HMS_VOTES].to_numpy()
+    shares = case.answers[HMS_VOTES].to_numpy()
+    shares = shares / shares.sum(axis=1, keepdims=True)
+    expected = float(np.mean(rel_entr(shares, np.clip(guess, 1e-15, 1 - 1e-15)).sum(axis=1)))
+    assert_score(report, round(expected, 5), abs=1e-9)
+
+
+def blanks_and_zero_columns(task: MLEBenchTask, tmp_path: Path) -> None:
+    """A blank probability contributes nothing, even where the true share is 1; an extra
+    column of zeros passes Kaggle's checks and is ignored."""
+    answers = tmp_path / task.answers_file
+    raw_case_hms().answers.to_csv(answers, index=False)
+    blank = _parity_submission().astype({"gpd_vote": object})
+    blank.loc[0, ["gpd_vote", "other_vote"]] = [None, 1.0]  # row 0: gpd share 1 (log 2 before)
+    report = grade_file(task, tmp_path, answers, "blank.csv", blank, grading="mlebench")
+    assert_score(report, round((sum(_ROW_KL) - _ROW_KL[0]) / 6, 5), abs=1e-9)
+    zeros = _parity_submission().assign(extra=0)
+    report = grade_file(task, tmp_path, answers, "zeros.csv", zeros, grading="mlebench")
+    assert_score(report, round(sum(_ROW_KL) / 6, 5), abs=1e-9)
+
+
 CASES: dict[str, Check] = {
     "grading": RawGrading(raw_case_hms),
+    # the extra column (1) and the written index (0..5) are taken for probabilities by
+    # Kaggle's metric: rows then add up to more than 1. A blank seizure_vote on the first
+    # row is skipped by the row sums and sits where the true share is 0: harmless.
+    "parity": ParityCase(
+        lambda: raw_case_hms().answers,
+        _parity_submission,
+        score=round(sum(_ROW_KL) / 6, 5),
+        expected={
+            "shuffled_rows": "same",
+            "reordered_columns": "same",
+            "extra_column": "invalid",
+            "index_column": "invalid",
+            "float_ids": "same",
+            "missing_id": "invalid",
+            "duplicate_id": "invalid",
+            "unknown_id": "invalid",
+            "blank_target": "same",
+            "empty_file": "invalid",
+            "header_only": "invalid",
+            "duplicate_answer_keys": _PARITY_DUPLICATE,
+        },
+        strict={"float_ids": "same"},
+    ),
+    "pairs-rows-of-the-answers-order": pairs_rows_of_the_answers_order,
+    "blanks-and-zero-columns": blanks_and_zero_columns,
     "format": RawFormat(raw_case_hms),
     "pairs-repeated-eeg-ids-in-file-order": pairs_repeated_eeg_ids_in_file_order,
 }

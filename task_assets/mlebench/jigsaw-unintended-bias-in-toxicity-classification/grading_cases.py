@@ -14,6 +14,7 @@ import pandas as pd
 from mle_gym.families.mlebench.testing import (
     Check,
     MLEBenchTask,
+    ParityCase,
     RawCase,
     RawFormat,
     RawGrading,
@@ -24,7 +25,6 @@ from mle_gym.families.mlebench.testing import (
     grade_file,
     raw_files,
 )
-from mle_gym.families.mlebench.testing_parity import ParityCase
 
 JIGSAW_IDENTITIES = [
     "male",

@@ -14,11 +14,14 @@ import pandas as pd
 from mle_gym.families.mlebench.testing import (
     Check,
     MLEBenchTask,
+    ParityCase,
     WorseCase,
     assert_invalid,
     assert_score,
     expect,
+    grade_file,
     score,
+    write_csv,
 )
 
 
@@ -79,7 +82,70 @@ def scores_only_the_three_latest_measured_weeks(task: MLEBenchTask, tmp_path: Pa
     assert_score(report, -math.log(math.sqrt(2) * 70), abs=1e-5)
 
 
+# Scored: ID00001 weeks 1, 2, 3 (week -1 is a 4th-latest measurement) and ID00002 weeks 0
+# and 3; deltas 50, 50, 100, 0, 0 at sigma 100: -sqrt(2) * 40 / 100 - ln(100 sqrt(2))
+# = -0.56569 - 4.95174 = -5.51743
+PARITY_ANSWERS = pd.DataFrame(CASE.answers)
+PARITY_SUBMISSION = pd.DataFrame(CASE.imperfect)
+SCORE = -5.51743
+PARITY = ParityCase(
+    PARITY_ANSWERS,
+    PARITY_SUBMISSION,
+    score=SCORE,
+    expected={
+        "shuffled_rows": "same",
+        "reordered_columns": "same",
+        "extra_column": "same",
+        "index_column": "same",
+        # the last row (ID00002 week 3, delta 0) is left out: -sqrt(2) * 50 / 100 - 4.95174
+        "missing_id": -5.65885,
+        "duplicate_id": "same",  # the first row (week -1) is not scored
+        "unknown_id": "invalid",
+        "blank_target": "same",  # a blank FVC on an unscored week is harmless
+        "empty_file": "invalid",
+        "header_only": "invalid",  # empty columns are not numeric
+        "duplicate_answer_keys": "same",  # the repeated week -1 is still not among the 3 latest
+    },
+    strict={"blank_target": "same"},
+)
+# The same rows in reverse order: the first row is now scored, the last one is not.
+REVERSED = ParityCase(
+    PARITY_ANSWERS,
+    PARITY_SUBMISSION.iloc[::-1].reset_index(drop=True),
+    score=SCORE,
+    expected={
+        "shuffled_rows": "same",
+        "reordered_columns": "same",
+        "extra_column": "same",
+        "index_column": "same",
+        "missing_id": "same",  # week -1 of ID00001 is not scored
+        "duplicate_id": "invalid",  # 6 predictions for 5 scored weeks: numpy cannot pair them
+        "unknown_id": "invalid",
+        "blank_target": "invalid",  # a NaN FVC on a scored week: the mean is NaN
+        "empty_file": "invalid",
+        "header_only": "invalid",
+        "duplicate_answer_keys": "same",
+    },
+)
+
+
+def pairs_rows_by_position(task: MLEBenchTask, tmp_path: Path) -> None:
+    """Only the weeks both sides have are scored; one true week against two predictions
+    is broadcast by numpy and scored twice."""
+    answers = write_csv(tmp_path / task.answers_file, PARITY_ANSWERS)
+    twice = "Patient_Week,FVC,Confidence\nID00001_3,2600,100\nID00001_3,2000,100\n"
+    report = grade_file(task, tmp_path, answers, "twice.csv", twice, grading="mlebench")
+    # deltas 0 and 600: -sqrt(2) * 300 / 100 - 4.95174 = -9.19438
+    assert_score(report, -9.19438)
+    three = twice + "ID00002_3,3000,100\n"  # 2 true weeks, 3 predictions
+    report = grade_file(task, tmp_path, answers, "three.csv", three, grading="mlebench")
+    assert_invalid(report)
+
+
 CASES: dict[str, Check] = {
     "grading": CASE,
     "scores-only-the-three-latest-measured-weeks": scores_only_the_three_latest_measured_weeks,
+    "parity": PARITY,
+    "parity-reversed": REVERSED,
+    "pairs-rows-by-position": pairs_rows_by_position,
 }

@@ -18,6 +18,7 @@ from mle_gym.families.mlebench.testing import (
     KeyedRawFormat,
     KeyedRawGrading,
     MLEBenchTask,
+    ParityCase,
     assert_invalid,
     assert_score,
     expect,
@@ -104,7 +105,57 @@ def rows_and_coordinates_are_checked(task: MLEBenchTask, tmp_path: Path) -> None
     assert_score(report, 6_371_000 * math.radians(1e-4) / 2, abs=1e-5)
 
 
+# Parity cases: trip A (3 rows) and trip B (2 rows) at one longitude; the predictions are
+# off in latitude only, by k * 1e-5 degree, i.e. k * U metres (the haversine distance of a
+# pure latitude offset is R * dlat).
+U = 6_371_000 * math.pi / 180 * 1e-5
+PARITY_ANSWERS = pd.DataFrame(
+    {
+        "tripId": ["trip-A"] * 3 + ["trip-B"] * 2,
+        "UnixTimeMillis": [1000, 2000, 3000, 1000, 2000],
+        "LatitudeDegrees": [37.0, 37.0001, 37.0002, 38.0, 38.0001],
+        "LongitudeDegrees": [-122.0] * 5,
+    }
+)
+# errors: trip A [0, 1, 2] U -> p50 1, p95 1 + 0.9 * 1 = 1.9, trip error 1.45 U;
+# trip B [0, 4] U -> p50 2, p95 0.95 * 4 = 3.8, trip error 2.9 U; score 2.175 U.
+PARITY_SUBMISSION = PARITY_ANSWERS.assign(
+    LatitudeDegrees=[37.0, 37.00011, 37.00022, 38.0, 38.00014]
+)
+PARITY_EXPECTED = {
+    # rows are paired by position within a trip: reversed, trip A errors are [22, 1, 20]
+    # U (p50 20, p95 20 + 0.9 * 2 = 21.8: 20.9) and trip B [14, 10] U (p50 12, p95
+    # 10 + 0.95 * 4 = 13.8: 12.9); (20.9 + 12.9) / 2 = 16.9 U
+    "shuffled_rows": round(16.9 * U, 5),
+    "reordered_columns": "same",
+    "extra_column": "same",
+    "index_column": "same",
+    "missing_id": "invalid",
+    "duplicate_id": "invalid",
+    "unknown_id": "invalid",
+    "empty_file": "invalid",
+    "header_only": "invalid",
+    # trip A's first row twice: errors [0, 1, 2, 0] U -> p50 0.5, p95 1 + 0.85 * 1 = 1.85,
+    # trip error 1.175 U; (1.175 + 2.9) / 2 = 2.0375 U
+    "duplicate_answer_keys": round(2.0375 * U, 5),
+}
+
 CASES: dict[str, Check] = {
+    # UnixTimeMillis is never read: a blank one changes nothing
+    "parity": ParityCase(
+        PARITY_ANSWERS,
+        PARITY_SUBMISSION,
+        score=round(2.175 * U, 5),
+        expected={**PARITY_EXPECTED, "blank_target": "same"},
+    ),
+    # a blank latitude makes the score NaN: no score
+    "parity-blank-latitude": ParityCase(
+        PARITY_ANSWERS,
+        PARITY_SUBMISSION,
+        score=round(2.175 * U, 5),
+        expected={**PARITY_EXPECTED, "blank_target": "invalid"},
+        target_column="LatitudeDegrees",
+    ),
     "grading": KeyedRawGrading(raw_case_smartphone),
     "format": KeyedRawFormat(raw_case_smartphone),
     "rows-and-coordinates-are-checked": rows_and_coordinates_are_checked,

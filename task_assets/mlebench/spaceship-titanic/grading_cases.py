@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from mle_gym.families.mlebench.testing import Check
-from mle_gym.families.mlebench.testing_parity import ParityCase
+from mle_gym.families.mlebench.testing import Check, ParityCase
 
 ANSWERS = pd.DataFrame(
     {
@@ -36,7 +35,7 @@ CASES: dict[str, Check] = {
             "blank_target": "invalid",
             "empty_file": "invalid",
             "header_only": "invalid",
-            "duplicate_answer_keys": "same",
+            "duplicate_answer_keys": 0.6,  # 5 rows, the repeated one (right) twice: 3 of 5
         },
     ),
 }

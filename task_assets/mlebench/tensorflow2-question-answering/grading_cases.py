@@ -10,7 +10,17 @@ from pathlib import Path
 
 import pandas as pd
 
-from mle_gym.families.mlebench.testing import Check, MLEBenchTask, WorseCase, assert_score, score
+from mle_gym.families.mlebench.testing import (
+    Check,
+    MLEBenchTask,
+    WorseCase,
+    assert_invalid,
+    assert_score,
+    grade_file,
+    score,
+    write_csv,
+)
+from mle_gym.families.mlebench.testing_parity import ParityCase
 
 
 def _tf2qa_first_answer(answers: pd.DataFrame) -> pd.DataFrame:
@@ -67,7 +77,50 @@ def blank_is_right_only_without_an_answer(task: MLEBenchTask, tmp_path: Path) ->
     assert_score(case_imperfect, 4 / 6, abs=1e-5)
 
 
+def all_blank_follows_pandas_fillna(task: MLEBenchTask, tmp_path: Path) -> None:
+    """A PredictionString column left entirely blank (the sample submission) is read as
+    float NaN; MLE-bench's in-place ``fillna("")`` fills it as pandas 2 does (2 of 6 rows
+    right: the question without answers), also beside an extra column left blank; a lone
+    number among blanks stays a number there and becomes the text "5.0": rejected."""
+    ids = "\n".join(CASE.answers["example_id"])
+    blank = "example_id,PredictionString\n" + ids.replace("\n", ",\n") + ",\n"
+    answers = write_csv(tmp_path / task.answers_file, pd.DataFrame(CASE.answers))
+    report = grade_file(task, tmp_path, answers, "blank.csv", blank, grading="mlebench")
+    assert_score(report, 2 / 6, abs=1e-5)
+    extra = blank.replace("PredictionString\n", "PredictionString,notes\n").replace(",\n", ",,\n")
+    report = grade_file(task, tmp_path, answers, "extra.csv", extra, grading="mlebench")
+    assert_score(report, 2 / 6, abs=1e-5)
+    number = blank.replace("_long,\n", "_long,5\n", 1)
+    report = grade_file(task, tmp_path, answers, "number.csv", number, grading="mlebench")
+    assert_invalid(report)
+
+
 CASES: dict[str, Check] = {
     "grading": CASE,
+    # rows agree (prediction given and accepted, or blank and nothing accepted) on 212:310,
+    # 260:263 (one of two accepted spans), the blank of a question without answers and
+    # 6:68; 5:9 where nothing is accepted and NO against YES do not: micro F1 = 4/6. A blank
+    # first row misses its accepted answer: 3/6. Answers repeating a row make the
+    # submission repeat an id: rejected.
+    "parity": ParityCase(
+        pd.DataFrame(CASE.answers),
+        pd.DataFrame(CASE.imperfect),
+        score=round(4 / 6, 5),
+        expected={
+            "shuffled_rows": "same",
+            "reordered_columns": "same",
+            "extra_column": "same",
+            "index_column": "same",
+            "missing_id": "invalid",
+            "duplicate_id": "invalid",
+            "unknown_id": "invalid",
+            "blank_target": 0.5,
+            "empty_file": "invalid",
+            "header_only": "invalid",
+            "duplicate_answer_keys": "invalid",
+        },
+        strict={"blank_target": 0.5},
+    ),
     "blank-is-right-only-without-an-answer": blank_is_right_only_without_an_answer,
+    "all-blank-follows-pandas-fillna": all_blank_follows_pandas_fillna,
 }

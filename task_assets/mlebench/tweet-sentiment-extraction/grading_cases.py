@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pandas as pd
+
 from mle_gym.families.mlebench.testing import (
     Check,
     MLEBenchTask,
+    ParityCase,
     WorseCase,
     assert_invalid,
     assert_score,
@@ -55,5 +58,27 @@ def with_an_empty_reference(task: MLEBenchTask, tmp_path: Path) -> None:
 
 CASES: dict[str, Check] = {
     "grading": CASE,
+    # word sets: {happy, bday!, today} vs {happy, bday!}: 2/3; {sad} vs {so, sad}: 1/2;
+    # the third exact: 1; mean 13/18. A blank first prediction scores 0 there: 1.5/3. The
+    # first tweet twice: (2/3 + 2/3 + 1/2 + 1)/4 = 17/24.
+    "parity": ParityCase(
+        pd.DataFrame(CASE.answers),
+        pd.DataFrame(CASE.imperfect),
+        score=round(13 / 18, 5),
+        expected={
+            "shuffled_rows": "same",
+            "reordered_columns": "same",
+            "extra_column": "same",
+            "index_column": "same",
+            "missing_id": "invalid",
+            "duplicate_id": "invalid",
+            "unknown_id": "invalid",
+            "blank_target": 0.5,
+            "empty_file": "invalid",
+            "header_only": "invalid",
+            "duplicate_answer_keys": round(17 / 24, 5),
+        },
+        strict={"blank_target": 0.5},
+    ),
     "with-an-empty-reference": with_an_empty_reference,
 }

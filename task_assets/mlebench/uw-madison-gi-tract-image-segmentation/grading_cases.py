@@ -19,6 +19,7 @@ from mle_gym.families.mlebench.testing import (
     KeyedRawFormat,
     KeyedRawGrading,
     MLEBenchTask,
+    ParityCase,
     assert_close,
     assert_invalid,
     assert_score,
@@ -141,8 +142,39 @@ def matches_the_library_combo_and_checks_masks(task: MLEBenchTask, tmp_path: Pat
     assert_invalid(report, "appears 2 time(s) instead of 1")
 
 
+def parity_answers() -> pd.DataFrame:
+    return _uw_rows(UW_TRUTH).assign(image_width=float(UW_WIDTH), image_height=float(UW_HEIGHT))
+
+
+# MLE-bench pairs rows by position and drops surplus rows (zip): the as-is score is
+# uw_like_mlebench's (rows in the answers' order); the first row repeated at the end is
+# dropped; the last row (an organ of case7_day0 slice 66) missing leaves that organ out of
+# the Dice mean and of the slice's volume. In reverse order each row's mask is compared
+# with the opposite row's truth. ``class`` is never read (blanking it changes nothing); an
+# unknown id in the first row (an empty mask) only adds an unpaired case-day. The scores of
+# the reversed and the shortened submission are MLE-bench's own (its code run on them).
+PARITY = ParityCase(
+    parity_answers,
+    lambda: _uw_rows(UW_GUESS),
+    score=round(uw_like_mlebench(UW_TRUTH, UW_GUESS), 5),
+    expected={
+        "shuffled_rows": 0.44248,
+        "reordered_columns": "same",
+        "extra_column": "same",
+        "index_column": "same",
+        "missing_id": 0.38482,  # case7_day0's predicted volume is then empty: distance 1
+        "duplicate_id": "same",
+        "unknown_id": "same",
+        "blank_target": "same",
+        "empty_file": "invalid",
+        "header_only": "invalid",
+        "duplicate_answer_keys": "same",
+    },
+)
+
 CASES: dict[str, Check] = {
     "grading": KeyedRawGrading(raw_case_uw),
     "format": KeyedRawFormat(raw_case_uw),
     "matches-the-library-combo-and-checks-masks": matches_the_library_combo_and_checks_masks,
+    "parity": PARITY,
 }

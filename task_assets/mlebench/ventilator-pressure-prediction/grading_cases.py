@@ -8,7 +8,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mle_gym.families.mlebench.testing import Check, MLEBenchTask, WorseCase, assert_score, score
+import pandas as pd
+
+from mle_gym.families.mlebench.testing import (
+    Check,
+    MLEBenchTask,
+    ParityCase,
+    WorseCase,
+    assert_score,
+    score,
+)
 
 CASE = WorseCase(
     answers={
@@ -33,7 +42,38 @@ def ignores_the_expiratory_phase(task: MLEBenchTask, tmp_path: Path) -> None:
     assert_score(report, 1.0)
 
 
+PARITY_EXPECTED = {
+    "shuffled_rows": "same",
+    "reordered_columns": "same",
+    "extra_column": "same",
+    "index_column": "same",
+    "float_ids": "same",
+    "missing_id": "invalid",
+    "duplicate_id": "invalid",
+    "unknown_id": "invalid",
+    "blank_target": "invalid",
+    "empty_file": "invalid",
+    "header_only": "invalid",
+    "duplicate_answer_keys": "same",
+}
+
 CASES: dict[str, Check] = {
     "grading": CASE,
+    # ids 1-3 (u_out 0) are off by 1.0 each, ids 4-6 (u_out 1) are not scored: MAE 1.0; the
+    # repeated id 1 is off by 1.0 too
+    "parity": ParityCase(
+        pd.DataFrame(CASE.answers),
+        pd.DataFrame(CASE.imperfect),
+        score=1.0,
+        expected=PARITY_EXPECTED,
+    ),
+    # the same rows, an expiratory one (id 4) first: blanking it changes nothing, nor does
+    # repeating it (in both files)
+    "parity-expiratory-first": ParityCase(
+        pd.DataFrame(CASE.answers).iloc[[3, 0, 1, 2, 4, 5]],
+        pd.DataFrame(CASE.imperfect).iloc[[3, 0, 1, 2, 4, 5]],
+        score=1.0,
+        expected={**PARITY_EXPECTED, "blank_target": "same"},
+    ),
     "ignores-the-expiratory-phase": ignores_the_expiratory_phase,
 }

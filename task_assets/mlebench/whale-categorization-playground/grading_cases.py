@@ -6,7 +6,10 @@ and the shared oracles are in mle_gym.families.mlebench.testing.
 
 from __future__ import annotations
 
+import pandas as pd
+
 from mle_gym.families.mlebench.testing import Check, WorseCase
+from mle_gym.families.mlebench.testing_parity import ParityCase
 
 CASE = WorseCase(
     answers={
@@ -27,4 +30,25 @@ CASE = WorseCase(
 
 CASES: dict[str, Check] = {
     "grading": CASE,
+    # AP@5 per image: w_1287fbc found second (1/2), new_whale first (1), w_d3b4b6e not
+    # guessed (0): mean 0.5; the repeated first image adds another 1/2, mean still 0.5
+    "parity": ParityCase(
+        pd.DataFrame(CASE.answers),
+        pd.DataFrame(CASE.imperfect),
+        score=0.5,
+        expected={
+            "shuffled_rows": "same",
+            "reordered_columns": "same",
+            "extra_column": "invalid",
+            "index_column": "invalid",
+            "missing_id": "invalid",
+            "duplicate_id": "invalid",
+            "unknown_id": "invalid",
+            "blank_target": round(1 / 3, 5),  # the guess "nan" (pandas 2): AP 0 there
+            "empty_file": "invalid",
+            "header_only": "invalid",
+            "duplicate_answer_keys": "same",
+        },
+        strict={"blank_target": round(1 / 3, 5)},  # no guess: AP 0 as well
+    ),
 }
