@@ -91,6 +91,9 @@ def test_every_family_is_measured(backend: str, run) -> None:
     expected.add(f"memory.python_heap_per_env.{backend}")
     expected |= {f"episodes.parallel{n}.{backend}" for n in (1, 2)}
     expected |= {f"grading.{m}.{k}" for m in ("accuracy", "rmse") for k in ("cold", "warm")}
+    expected |= {
+        f"grading.{m}.mlebench.{k}" for m in ("accuracy", "rmse") for k in ("cold", "warm")
+    }
     if backend == "docker":
         expected.add("execute.true_vs_docker_sdk.docker")
     assert expected <= keys, sorted(expected - keys)

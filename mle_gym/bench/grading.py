@@ -3,7 +3,10 @@
 The bench writes an answers file and a submission of ``grading_rows`` rows each
 (ids shuffled differently, so alignment is real work) and grades it with
 :func:`mle_gym.grading.grade_submission`, the path every episode takes: read
-both files safely, validate, align by id, score. "cold" is a first grade of
+both files safely, validate, align by id, score — strictly (``grading.<metric>.*``) and
+in the default mode (``grading.<metric>.mlebench.*``: MLE-bench's verdict through a
+``mlebench_grade.py`` as the built-in tasks have, plus the strict grade for its
+findings). "cold" is a first grade of
 those answers (their modification time is changed before each one, so the
 grader's memory of parsed answers cannot serve them); "warm" grades again with
 the answers already parsed, as in a run that grades the same task repeatedly.
@@ -34,8 +37,28 @@ def _write(path: Path, ids: list[str], values: list[str]) -> None:
         f.writelines(f"{i},{v}\n" for i, v in zip(ids, values, strict=True))
 
 
+#: the default mode's grader of the bench tasks: MLE-bench's shape (sort by id, compare,
+#: the scikit-learn metric), as a built-in task folder's mlebench_grade.py
+PARITY_MODULE = """
+import numpy as np
+
+
+def grade(submission, answers):
+    from sklearn.metrics import accuracy_score, root_mean_squared_error
+
+    sub = submission.sort_values("id")
+    ans = answers.sort_values("id")
+    if len(sub) != len(ans) or (sub["id"].values != ans["id"].values).any():
+        raise ValueError("ids differ")
+    if "{name}" == "accuracy":
+        return accuracy_score(ans["target"].to_numpy(), sub["target"].to_numpy())
+    return root_mean_squared_error(ans["target"].to_numpy(), sub["target"].to_numpy())
+"""
+
+
 def _task(folder: Path, name: str) -> MLEBenchTask:
     metric, kind, lower = METRICS[name]
+    (folder / "mlebench_grade.py").write_text(PARITY_MODULE.replace("{name}", name))
     return MLEBenchTask(
         id=f"bench-grading-{name}",
         benchmark="Bench",
@@ -76,11 +99,15 @@ def _files(folder: Path, name: str, rows: int) -> tuple[Path, Path]:
     return answers, submission
 
 
-def _grader(task: MLEBenchTask, answers: Path, submission: Path) -> Callable[[], None]:
+def _grader(
+    task: MLEBenchTask, answers: Path, submission: Path, grading: str
+) -> Callable[[], None]:
     from mle_gym.families.mlebench.grading import grade_submission
 
     def grade() -> None:
-        report = grade_submission(task, submission, answers=answers, data_source="replica")
+        report = grade_submission(
+            task, submission, answers=answers, data_source="replica", grading=grading
+        )
         if not report.valid:
             raise RuntimeError(f"bench submission rejected: {report.message}")
 
@@ -94,31 +121,37 @@ def measure(ctx: BenchContext) -> list[Figure]:
     folder.mkdir(exist_ok=True)
     figures = []
     for name in METRICS:
-        task = _task(folder, name)
-        answers, submission = _files(folder, name, rows)
-        cold: list[float] = []
-        warm: list[float] = []
-        grade = _grader(task, answers, submission)
-        for r in range(ctx.config.slow_repeats + 1):
-            st = answers.stat()
-            os.utime(answers, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
-            c, w = elapsed_ms(grade), elapsed_ms(grade)
-            if r > 0:  # the first round warms imports and the allocator
-                cold.append(c)
-                warm.append(w)
-        for kind, samples in (("cold", cold), ("warm", warm)):
-            what = "answers parsed too" if kind == "cold" else "answers already parsed"
-            figures.append(
-                Figure(
-                    key=f"grading.{name}.{kind}",
-                    family="grading",
-                    label=f"grade {rows:,}-row submission, {name} ({kind}: {what})",
-                    unit="ms",
-                    value=median(samples),
-                    samples=len(samples),
-                    extra={"rows": rows, "file_bytes": submission.stat().st_size},
+        where = folder / name
+        where.mkdir(exist_ok=True)
+        task = _task(where, name)
+        answers, submission = _files(where, name, rows)
+        for grading, prefix, mode in (
+            ("strict", f"grading.{name}", "strict"),
+            ("mlebench", f"grading.{name}.mlebench", "default: MLE-bench's + strict"),
+        ):
+            cold: list[float] = []
+            warm: list[float] = []
+            grade = _grader(task, answers, submission, grading)
+            for r in range(ctx.config.slow_repeats + 1):
+                st = answers.stat()
+                os.utime(answers, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
+                c, w = elapsed_ms(grade), elapsed_ms(grade)
+                if r > 0:  # the first round warms imports and the allocator
+                    cold.append(c)
+                    warm.append(w)
+            for kind, samples in (("cold", cold), ("warm", warm)):
+                what = "answers parsed too" if kind == "cold" else "answers already parsed"
+                figures.append(
+                    Figure(
+                        key=f"{prefix}.{kind}",
+                        family="grading",
+                        label=f"grade {rows:,}-row submission, {name}, {mode} ({kind}: {what})",
+                        unit="ms",
+                        value=median(samples),
+                        samples=len(samples),
+                        extra={"rows": rows, "file_bytes": submission.stat().st_size},
+                    )
                 )
-            )
         answers.unlink()
         submission.unlink()
     return figures

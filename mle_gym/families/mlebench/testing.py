@@ -96,7 +96,7 @@ from mle_gym.families.mlebench.testing_oracles import (
 )
 from mle_gym.families.mlebench.testing_parity import Outcome, ParityCase
 from mle_gym.grading.errors import InvalidSubmission
-from mle_gym.task_spec import TaskSpec
+from mle_gym.task_spec import TaskSpec, load_folder_module
 
 __all__ = [
     "CASES_FILE",
@@ -138,6 +138,7 @@ __all__ = [
     "keyed_raw_files",
     "levenshtein",
     "load_cases",
+    "load_folder_module",
     "macro_f1",
     "micro_f1_like_mlebench",
     "raises",

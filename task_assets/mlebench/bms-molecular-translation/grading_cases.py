@@ -9,8 +9,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from mle_gym.families.mlebench.testing import Check, ExactCase, ExactGrading, levenshtein
-from mle_gym.families.mlebench.testing_parity import ParityCase
+from mle_gym.families.mlebench.testing import (
+    Check,
+    ExactCase,
+    ExactGrading,
+    ParityCase,
+    levenshtein,
+)
 
 
 def case_bms() -> ExactCase:

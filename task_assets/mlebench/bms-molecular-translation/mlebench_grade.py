@@ -47,7 +47,7 @@ def grade(submission: pd.DataFrame, answers: pd.DataFrame) -> float:
 
 def _distance(a: Any, b: Any) -> int:
     """The edit distance of two strings (anything else fails, as ``Levenshtein`` does)."""
-    from mle_gym.grading.metrics.text import levenshtein
+    from mle_gym.families.mlebench.parity_kit import levenshtein
 
     if not isinstance(a, str) or not isinstance(b, str):
         raise GraderFailure(f"an {TARGET!r} value is not text")

@@ -16,12 +16,12 @@ from mle_gym.families.mlebench.testing import (
     ExactCase,
     ExactGrading,
     MLEBenchTask,
+    ParityCase,
     ap_at_k,
     assert_score,
     grade_file,
     write_csv,
 )
-from mle_gym.families.mlebench.testing_parity import ParityCase
 
 
 def case_hotel() -> ExactCase:

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pandas as pd
 
-from mle_gym.families.mlebench.parity_kit import load_folder_module
 from mle_gym.families.mlebench.testing import (
     Check,
     GradeReport,
@@ -16,6 +15,7 @@ from mle_gym.families.mlebench.testing import (
     assert_score,
     expect,
     grade_frame,
+    load_folder_module,
 )
 
 HERE = Path(__file__).parent

@@ -13,6 +13,7 @@ import pandas as pd
 from mle_gym.families.mlebench.testing import (
     Check,
     MLEBenchTask,
+    ParityCase,
     WorseCase,
     assert_invalid,
     assert_score,
@@ -20,7 +21,6 @@ from mle_gym.families.mlebench.testing import (
     score,
     write_csv,
 )
-from mle_gym.families.mlebench.testing_parity import ParityCase
 
 
 def _tf2qa_first_answer(answers: pd.DataFrame) -> pd.DataFrame:

@@ -9,11 +9,11 @@ import pandas as pd
 from mle_gym.families.mlebench.testing import (
     Check,
     MLEBenchTask,
+    ParityCase,
     assert_score,
     grade_file,
     write_csv,
 )
-from mle_gym.families.mlebench.testing_parity import ParityCase
 
 IDS = ["0_0", "0_1", "0_2", "0_3", "1_0", "1_1"]
 ANSWERS = pd.DataFrame({"id": IDS, "after": ["the", "one point five", "1.50", ".", "x", "twelve"]})
@@ -58,7 +58,7 @@ CASES: dict[str, Check] = {
             "header_only": "invalid",
             "duplicate_answer_keys": 0.71429,  # the repeated row (right) twice: 5 / 7
         },
-        strict={"blank_target": 0.5},  # a blank is the empty text: 3 / 6 right
+        strict={"blank_target": 0.5},  # strict grading reads a blank as "nan" too
     ),
     "compares-text-as-pandas-typed-it": compares_text_as_pandas_typed_it,
 }

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from mle_gym.families.mlebench.testing import Check, WorseCase
-from mle_gym.families.mlebench.testing_parity import ParityCase
+from mle_gym.families.mlebench.testing import Check, ParityCase, WorseCase
 
 CASE = WorseCase(
     answers={
