@@ -109,6 +109,8 @@ def format_result(result: EpisodeResult, trajectory: Path | None) -> str:
         "score": grade.get("score"),
         "valid": grade.get("valid"),
         "message": grade.get("message"),
+        **({"grading": grade["grading"]} if "grading" in grade else {}),
+        **({"strict_findings": grade["strict_findings"]} if grade.get("strict_findings") else {}),
         "seconds": result.seconds,
         "trajectory": str(trajectory) if trajectory else None,
     }
