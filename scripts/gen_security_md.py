@@ -201,6 +201,10 @@ per episode), these invariants:
    runs in the host process on a copy of the submission taken through the
    sandbox's own view of its files. The grader's code and the offline replica
    generators (which could regenerate answers from the seed) are not visible either.
+   Under the default MLE-bench grading, `validate_submission` runs MLE-bench's
+   grader on the answers, as MLE-bench's own validation does, and reports only
+   "valid" or the grader's rejection (messages written never to quote answers;
+   library errors by type only), never a score.
 2. **Nothing outside the episode is reachable**: no network (no route, no DNS, not
    even the host's 127.0.0.1 services), no host files but a read-only runtime, no
    host processes, signals or environment variables, no writes outside the
