@@ -7,9 +7,10 @@ and its graders' libraries importable::
     git -C <mle-bench clone> archive 783b15af77404fbaffe7255b0c4a934b46153389 mlebench \\
         | tar -x -C /tmp/mleb
     pip install --target /tmp/pd2 "pandas==2.3.3"      # MLE-bench's results used pandas 2
-    pip install --target /tmp/mleb-extra pyquaternion Levenshtein pycocotools
+    pip install --no-deps --target /tmp/np23 "numpy==2.3.*"   # and numpy before 2.4
+    pip install --target /tmp/mleb-extra pyquaternion Levenshtein pycocotools shapely
     python scripts/check_mlebench_parity.py --mlebench-src /tmp/mleb \\
-        --extra-path /tmp/pd2 --extra-path /tmp/mleb-extra [task ids...]
+        --extra-path /tmp/np23 --extra-path /tmp/pd2 --extra-path /tmp/mleb-extra [ids...]
     python scripts/check_mlebench_parity.py --mlebench-src /tmp/mleb ... \\
         --task spaceship-titanic --answers answers.csv --submission submission.csv
 
@@ -18,7 +19,8 @@ The first form grades every variant of every ``ParityCase`` of the named task fo
 ``Grader`` (its ``read_csv`` of both files, its grade function from the competition's
 ``config.yaml``, its rounding; an exception while reading counts as no score), run in a
 child interpreter whose path starts with the ``--extra-path`` directories, and lists
-every disagreement; the second compares one pair of files. A NaN score from MLE-bench
+every disagreement (a case whose answers differ from MLE-bench's format converts them with
+its ``mlebench_answers``); the second compares one pair of files. A NaN score from MLE-bench
 counts as invalid (the project reports it so). Exit status 1 if anything disagrees.
 """
 
@@ -35,7 +37,7 @@ TOLERANCE = 1e-9
 
 #: run in a separate interpreter (MLE-bench's side, with its own sys.path: e.g. pandas 2)
 _WORKER = """
-import json, math, sys
+import contextlib, json, math, sys
 import yaml
 from mlebench.grade_helpers import Grader
 from mlebench.utils import load_answers, read_csv
@@ -50,7 +52,8 @@ for competition, answers, submission in jobs:
         out.append({"error": repr(exc)})
         continue
     try:
-        value = grader(read_csv(submission), load_answers(__import__("pathlib").Path(answers)))
+        with contextlib.redirect_stdout(sys.stderr):  # some graders print
+            value = grader(read_csv(submission), load_answers(__import__("pathlib").Path(answers)))
     except Exception:
         value = None
     ok = value is not None and math.isfinite(float(value))
@@ -152,9 +155,13 @@ def main(argv: list[str] | None = None) -> int:
                         print(f"{label}: mle_gym raised {exc!r}")
                         disagreements += 1
                         continue
-                    rows.append(
-                        (label, ours, (competition_of(task), files.answers, files.submission))
-                    )
+                    theirs_answers = files.answers
+                    if case.mlebench_answers is not None:
+                        out = files.answers.parent / "mlebench"
+                        out.mkdir(exist_ok=True)
+                        theirs_answers = case.mlebench_answers(files.answers, out)
+                    job = (competition_of(task), theirs_answers, files.submission)
+                    rows.append((label, ours, job))
         theirs_all = mlebench_scores(args.mlebench_src, path, [job for *_, job in rows])
         for (label, ours, _), theirs in zip(rows, theirs_all, strict=True):
             compared += 1

@@ -95,6 +95,49 @@ def all_blank_follows_pandas_fillna(task: MLEBenchTask, tmp_path: Path) -> None:
     assert_invalid(report)
 
 
+def mlebench_answers(ours: Path, folder: Path) -> Path:
+    """MLE-bench's answers (test.jsonl: per example its annotations, each a long answer
+    span, short answer spans and a yes/no answer) from ours (answers.csv: rows
+    ``<example>_long`` and ``<example>_short`` with the spans as ``start:end`` tokens,
+    YES/NO among the short ones; the k-th short row of an example pairs with its k-th long
+    row, the last one if fewer), for the parity script."""
+    import json
+
+    rows = pd.read_csv(ours, dtype=str, keep_default_na=False)
+    pairs = [
+        (eid.rsplit("_", 1), cell)
+        for eid, cell in zip(rows["example_id"], rows["PredictionString"], strict=True)
+    ]
+    longs: dict[str, list[dict[str, int]]] = {}
+    for (example, kind), cell in pairs:
+        if kind == "long":
+            spans = [token.split(":") for token in cell.split()]
+            start, end = (int(spans[0][0]), int(spans[0][1])) if spans else (-1, -1)
+            longs.setdefault(example, []).append({"start_token": start, "end_token": end})
+    lines, seen = [], dict[str, int]()
+    for (example, kind), cell in pairs:
+        if kind != "short":
+            continue
+        tokens = cell.split()
+        verdicts = [t for t in tokens if t in ("YES", "NO")]
+        shorts = [
+            {"start_token": int(a), "end_token": int(b)}
+            for a, b in (t.split(":") for t in tokens if t not in ("YES", "NO"))
+        ]
+        k = seen.get(example, 0)
+        seen[example] = k + 1
+        options = longs[example]
+        annotation = {
+            "long_answer": options[min(k, len(options) - 1)],
+            "short_answers": shorts,
+            "yes_no_answer": verdicts[0] if verdicts else "NONE",
+        }
+        lines.append(json.dumps({"example_id": example, "annotations": [annotation]}) + "\n")
+    out = folder / "test.jsonl"
+    out.write_text("".join(lines), encoding="utf-8")
+    return out
+
+
 CASES: dict[str, Check] = {
     "grading": CASE,
     # rows agree (prediction given and accepted, or blank and nothing accepted) on 212:310,
@@ -106,6 +149,7 @@ CASES: dict[str, Check] = {
         pd.DataFrame(CASE.answers),
         pd.DataFrame(CASE.imperfect),
         score=round(4 / 6, 5),
+        mlebench_answers=mlebench_answers,
         expected={
             "shuffled_rows": "same",
             "reordered_columns": "same",

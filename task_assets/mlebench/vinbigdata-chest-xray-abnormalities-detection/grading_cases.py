@@ -6,6 +6,8 @@ and the shared oracles are in mle_gym.families.mlebench.testing.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 
 from mle_gym.families.mlebench.testing import Check, ParityCase, WorseCase
@@ -82,12 +84,31 @@ DUPLICATE_ROW_SCORE = round(219 / 303, 5)
 DUPLICATE_KEYS_SCORE = round(258 / 303, 5)
 
 
+def mlebench_answers(ours: Path, folder: Path) -> Path:
+    """MLE-bench's answers file (one row per true box: image_id, class_name, class_id,
+    rad_id, x_min, y_min, x_max, y_max) from ours (gold_submission.csv: per image, the
+    boxes as ``class 1.0 x_min y_min x_max y_max`` groups), for the parity script."""
+    gold = pd.read_csv(ours, dtype=str, keep_default_na=False)
+    boxes = []
+    for image, cell in zip(gold["image_id"], gold["PredictionString"], strict=True):
+        tokens = cell.split()
+        for at in range(0, len(tokens), 6):
+            cls = int(float(tokens[at]))
+            x0, y0, x1, y1 = (float(t) for t in tokens[at + 2 : at + 6])
+            boxes.append((image, f"class {cls}", cls, "R1", x0, y0, x1, y1))
+    columns = ["image_id", "class_name", "class_id", "rad_id", "x_min", "y_min", "x_max", "y_max"]
+    out = folder / "answers.csv"
+    pd.DataFrame(boxes, columns=columns).to_csv(out, index=False)
+    return out
+
+
 CASES: dict[str, Check] = {
     "grading": CASE,
     "parity": ParityCase(
         PARITY_ANSWERS,
         PARITY_SUBMISSION,
         score=PARITY_SCORE,
+        mlebench_answers=mlebench_answers,
         expected={
             "shuffled_rows": SHUFFLED_SCORE,
             "reordered_columns": "same",
