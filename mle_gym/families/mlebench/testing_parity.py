@@ -89,10 +89,6 @@ class ParityCase:
     #: answering, vinbigdata): ``(our answers file, a folder) -> MLE-bench's answers file``
     #: written there, for scripts/check_mlebench_parity.py; graded by nothing else
     mlebench_answers: Callable[[Path, Path], Path] | None = None
-    #: where the project's answers file differs from MLE-bench's (tensorflow2-question-
-    #: answering, vinbigdata): ``(our answers file, a folder) -> MLE-bench's answers file``
-    #: written there, for scripts/check_mlebench_parity.py; graded by nothing else
-    mlebench_answers: Callable[[Path, Path], Path] | None = None
 
     def __call__(self, task: MLEBenchTask, tmp_path: Path) -> None:
         problems = check_parity(task, self, tmp_path)
