@@ -167,13 +167,14 @@ def test_validate_and_submit_with_the_index_written(make_env, grading: str) -> N
         )
     )
     obs, *_, info = env.step(call("validate_submission"))
-    _, reward, term, _, end = env.step(call("submit"))
+    last, reward, term, _, end = env.step(call("submit"))
     grade = end["grade"]
     assert term and grade["grading"] == grading
     if grading == "mlebench":
         assert info["ok"] and obs.startswith("valid:") and "Warning" in obs, obs
         assert "does not score" in obs
         assert grade["valid"] and grade["strict_findings"]
+        assert "Strict grading would have flagged" in last, last
     else:
         assert not info["ok"] and obs.startswith("invalid:"), obs
         assert not grade["valid"] and reward == 0.0 and grade["strict_findings"] == []

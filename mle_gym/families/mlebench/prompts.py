@@ -60,4 +60,6 @@ def end_summary(grade: GradeReport, reward: float, reason: str | None) -> str:
             (m for m in ("gold", "silver", "bronze") if getattr(grade, f"{m}_medal")), None
         )
         parts.append(f"Medal: {medal or 'none'}")
+    if grade.strict_findings:  # graded as MLE-bench grades; the habits it does not enforce
+        parts.append("Strict grading would have flagged: " + " | ".join(grade.strict_findings))
     return "\n".join(parts)
