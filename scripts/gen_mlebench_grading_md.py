@@ -33,8 +33,10 @@ Every MLE-bench task is graded in one of two modes, chosen by the `grading` opti
   commit (openai/mle-bench 783b15af): the same score (rounded to 5 decimals), or invalid
   exactly where MLE-bench's grader rejects the file or fails on it. Its quirks are kept,
   so medal rates and scores compare with published MLE-bench numbers. A NaN score is
-  reported invalid (MLE-bench would report NaN). Medals, percentiles and the `percentile`
-  and `medal` rewards come from this grade.
+  reported invalid (MLE-bench would report NaN). Two guards protect the host where
+  MLE-bench has none: a file larger than the task's `submission.max_mb` or with more than
+  10,000 fields on its first line is refused before it is parsed. Medals, percentiles and
+  the `percentile` and `medal` rewards come from this grade.
 - **`strict`** — the project's validation: the header must hold exactly the sample
   submission's columns (in any order), one row per id written as in the sample
   submission, no blank or malformed values, rows matched by key, the corrected graders

@@ -232,3 +232,11 @@ def test_eval_passes_grading_to_mlebench_envs_only() -> None:
     assert _takes_grading("MLEBench/spaceship-titanic-v0")
     others = [t for t in all_tasks().values() if t.benchmark != "MLEBench"]
     assert others and not _takes_grading(others[0].env_id)
+
+
+def test_a_header_too_wide_for_the_host_is_refused_before_parsing(tmp_path: Path) -> None:
+    task, answers, _ = _spaceship(tmp_path)
+    submission = tmp_path / "submission.csv"
+    submission.write_text("PassengerId,Transported," + ",".join(f"c{i}" for i in range(20_000)))
+    report = grade_submission(task, submission, answers=answers, data_source="kaggle")
+    assert not report.valid and "fields on its first line" in report.message

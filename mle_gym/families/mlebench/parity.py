@@ -119,7 +119,20 @@ def read_like_mlebench(path: Path, *, max_bytes: int) -> pd.DataFrame:
 
 
 def frame_like_mlebench(data: bytes, name: str = "submission.csv") -> pd.DataFrame:
-    """``data`` (a CSV file's bytes) read as :func:`read_like_mlebench` reads a file."""
+    """``data`` (a CSV file's bytes) read as :func:`read_like_mlebench` reads a file.
+
+    One guard MLE-bench lacks, against a file built to exhaust the host: a first line of
+    more than :data:`~mle_gym.grading.csvread.MAX_COLUMNS` comma-separated fields is
+    refused before pandas parses it (real submissions have at most a few hundred)."""
+    from mle_gym.grading.csvread import MAX_COLUMNS
+
+    end = data.find(b"\n")
+    first = data if end < 0 else data[:end]
+    if first.count(b",") + 1 > MAX_COLUMNS:
+        raise InvalidSubmission(
+            f"{name} has more than {MAX_COLUMNS:,} fields on its first line; a submission "
+            "has the sample submission's columns"
+        )
     try:
         with pandas2_text(), warnings.catch_warnings():
             # pandas 3 deprecates the option MLE-bench passes
