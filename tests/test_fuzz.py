@@ -18,7 +18,9 @@
   module + plain Python / scikit-learn) gives; the agent-facing format check
   agrees with the grader; corruptions that keep a file valid (reordering,
   respelling, quoting, BOM, line endings) are accepted and sure breakages are
-  rejected.
+  rejected. These verdicts are strict grading's (``grading="strict"``); the default
+  (MLE-bench's verdict, read by pandas, which rejects some respellings) must never raise
+  on the same files either.
 
 Hypothesis runs derandomized (fixed examples, no example database), so CI is
 reproducible.
@@ -834,7 +836,12 @@ def _check_grader(case: Case, sub: Corrupted) -> None:
     with tempfile.TemporaryDirectory(prefix="mle_gym-fuzz-") as tmp:
         path = Path(tmp) / "submission.csv"
         path.write_bytes(sub.data)
-        report = grade_submission(case.task, path, answers=case.answers, data_source="replica")
+        report = grade_submission(
+            case.task, path, answers=case.answers, data_source="replica", grading="strict"
+        )
+        # MLE-bench's verdict may differ (it reads with pandas), but never raises
+        default = grade_submission(case.task, path, answers=case.answers, data_source="replica")
+        assert default.grading == "mlebench" and (default.valid or default.message.strip())
         try:
             verdict = FormatChecker(case.task, case.sample).check(path, "submission.csv")
             format_ok = True
@@ -879,7 +886,9 @@ def test_grader_corruptions_reach_both_verdicts(cases: dict[str, Case]) -> None:
             path = Path(tmp) / "submission.csv"
             path.write_bytes(sub.data)
             seen.add(
-                grade_submission(case.task, path, answers=case.answers, data_source="replica").valid
+                grade_submission(
+                    case.task, path, answers=case.answers, data_source="replica", grading="strict"
+                ).valid
             )
 
     prop()

@@ -98,11 +98,14 @@ def _quoting_submission(ctx: Ctx) -> str:
     with _traced() as mem:
         checked = a.validate()
         end = a.submit()
-    message = end.info["grade"]["message"]
-    assert not end.info["grade"]["valid"]
+    grade = end.info["grade"]
+    assert not grade["valid"]
+    # the grader's message and, under MLE-bench grading, strict grading's findings quote it
+    quoted = [grade["message"], *grade.get("strict_findings", [])]
+    message = max(quoted, key=len)
     assert len(checked) <= limit, len(checked)
     assert len(end.obs) <= limit + 5000, len(end.obs)
-    assert len(message) <= 4100, len(message)
+    assert all(len(m) <= 4100 for m in quoted), [len(m) for m in quoted]
     assert mem["retained"] < RETAINED_BOUND, f"retained {mem['retained'] / MB:.1f} MB"
     return (
         f"grade message of {len(message):,} characters; observations of {len(checked):,} and "

@@ -40,7 +40,8 @@ CASES: tuple[Case, ...] = (
         "Write a submission whose header holds a 20-million-character column name, so "
         "that the messages quoting it (validation, the grade) become huge observations, "
         "grade reports and transcript entries.",
-        "A grade message keeps at most 4,000 characters (head and tail around a marker) and "
+        "A grade message (and each strict finding) keeps at most 4,000 characters (head "
+        "and tail around a marker) and "
         "the env cuts any observation to `max_observation_chars` plus a 4,000-character "
         "status allowance, so no host buffer holds a copy of the submission.",
         both("characters omitted", "grade message of", "The submission is invalid"),
