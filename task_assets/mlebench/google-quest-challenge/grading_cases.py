@@ -6,6 +6,8 @@ and the shared oracles are in mle_gym.families.mlebench.testing.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 
@@ -15,6 +17,7 @@ from mle_gym.families.mlebench.testing import (
     ExactGrading,
     MLEBenchTask,
     ParityCase,
+    load_folder_module,
 )
 
 
@@ -38,38 +41,12 @@ def case_quest(task: MLEBenchTask) -> ExactCase:
     )
 
 
-CLASSES = [
-    "question_asker_intent_understanding",
-    "question_body_critical",
-    "question_conversational",
-    "question_expect_short_answer",
-    "question_fact_seeking",
-    "question_has_commonly_accepted_answer",
-    "question_interestingness_others",
-    "question_interestingness_self",
-    "question_multi_intent",
-    "question_not_really_a_question",
-    "question_opinion_seeking",
-    "question_type_choice",
-    "question_type_compare",
-    "question_type_consequence",
-    "question_type_definition",
-    "question_type_entity",
-    "question_type_instructions",
-    "question_type_procedure",
-    "question_type_reason_explanation",
-    "question_type_spelling",
-    "question_well_written",
-    "answer_helpful",
-    "answer_level_of_information",
-    "answer_plausible",
-    "answer_relevance",
-    "answer_satisfaction",
-    "answer_type_instructions",
-    "answer_type_procedure",
-    "answer_type_reason_explanation",
-    "answer_well_written",
-]
+#: the 30 target columns (the folder's mlebench_grade.py)
+CLASSES = list(
+    load_folder_module(  # type: ignore[union-attr]
+        Path(__file__).parent, "MLEBench", "google-quest-challenge", "mlebench_grade"
+    ).CLASSES
+)
 
 
 def _parity_frames() -> tuple[pd.DataFrame, pd.DataFrame]:
