@@ -240,3 +240,16 @@ def test_a_header_too_wide_for_the_host_is_refused_before_parsing(tmp_path: Path
     submission.write_text("PassengerId,Transported," + ",".join(f"c{i}" for i in range(20_000)))
     report = grade_submission(task, submission, answers=answers, data_source="kaggle")
     assert not report.valid and "fields on its first line" in report.message
+
+
+def test_an_infinite_score_is_a_score_and_the_raw_reward_stays_a_number() -> None:
+    """MLE-bench's champs grader gives -inf for an exactly predicted coupling type: a valid
+    score (the best); the raw reward is bounded, the others are in [0, 1] already."""
+    from mle_gym.families.mlebench.rewards import RAW_LIMIT, compute_reward
+
+    task = get_task("mlebench/champs-scalar-coupling")
+    assert isinstance(task, MLEBenchTask) and task.lower_is_better
+    grade = {"valid": True, "score": float("-inf"), "percentile": 1.0, "gold_medal": True}
+    assert compute_reward(grade, "raw", task, "kaggle") == RAW_LIMIT
+    assert compute_reward(grade, "medal", task, "kaggle") == 1.0
+    assert compute_reward(grade, "normalized", task, "kaggle") == 1.0

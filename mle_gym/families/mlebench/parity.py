@@ -13,8 +13,8 @@ A submission is invalid exactly when MLE-bench's grader gives no score: its
 whose message is written for the agent and never quotes answers) or any other error
 (MLE-bench logs it and returns None; here :class:`GraderFailure` or whatever the
 libraries raise — reported by type only, since library messages can quote answer
-values). A score that is not a finite number is reported invalid too (MLE-bench would
-report NaN as a score).
+values). A NaN score is reported invalid too (MLE-bench would report NaN as a score);
+an infinite one (champs' log of an exact MAE) is a score, as in MLE-bench.
 
 MLE-bench's published results were graded with pandas 2, whose text columns are
 ``object`` columns (``astype(str)`` turns a missing cell into the text ``"nan"``); pandas 3
@@ -252,9 +252,9 @@ def score_frames(
             f"MLE-bench's grader fails on the submission ({type(exc).__name__}); check the "
             "columns, ids and values against the sample submission",
         )
-    if not math.isfinite(value):
-        return ParityResult(None, f"the submission's score is not a finite number ({value})")
-    return ParityResult(value, "")
+    if math.isnan(value):  # MLE-bench would report NaN as the score
+        return ParityResult(None, "the submission's score is not a number (NaN)")
+    return ParityResult(value, "")  # an infinite score too, as MLE-bench reports it
 
 
 def _short(exc: BaseException, limit: int = 300) -> str:

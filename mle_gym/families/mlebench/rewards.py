@@ -9,7 +9,7 @@ Modes (``reward_mode`` of the env):
   and a target (1): the gold threshold on Kaggle data, the stored reference
   solution's score on replica data; clipped to [0, 1];
 * ``raw`` — the score itself, negated when lower is better (so higher is always
-  better);
+  better), bounded by :data:`RAW_LIMIT` (an infinite score gives ±1e12);
 * ``auto`` (default) — ``percentile`` on Kaggle data with a leaderboard, else
   ``normalized``.
 
@@ -26,6 +26,9 @@ from mle_gym.families.mlebench.task import MLEBenchTask
 
 REWARD_MODES = ("auto", "percentile", "medal", "normalized", "raw")
 MEDAL_REWARD = {"gold": 1.0, "silver": 0.75, "bronze": 0.5}
+#: bound of the ``raw`` reward: an infinite score (MLE-bench's champs grader gives -inf for
+#: a coupling type predicted exactly) still gives a number
+RAW_LIMIT = 1e12
 
 
 class RewardConfigError(ValueError):
@@ -92,5 +95,6 @@ def compute_reward(grade: dict[str, Any], mode: str, task: MLEBenchTask, data_so
         value = (score - base) / (top - base)
         return float(min(1.0, max(0.0, value)))
     if mode == "raw":
-        return float(-score if lower else score)
+        value = -score if lower else score
+        return float(min(RAW_LIMIT, max(-RAW_LIMIT, value)))
     raise RewardConfigError(f"unresolved reward mode {mode!r}")

@@ -18,7 +18,7 @@ from mle_gym.families.mlebench.testing import (
     ExactGrading,
     MLEBenchTask,
     ParityCase,
-    assert_invalid,
+    expect,
     grade_file,
 )
 
@@ -59,14 +59,18 @@ PARITY_SUBMISSION = pd.DataFrame(
 )
 
 
-def exact_type_has_no_score(task: MLEBenchTask, tmp_path: Path) -> None:
-    """MLE-bench takes log(0) = -inf for a type predicted exactly: no score (strict grading
-    floors the MAE at 1e-9)."""
+def exact_type_scores_minus_infinity(task: MLEBenchTask, tmp_path: Path) -> None:
+    """MLE-bench takes log(0) = -inf for a type predicted exactly, so the mean is -inf, the
+    best score there is (gold); strict grading floors each MAE at 1e-9."""
     answers = tmp_path / task.answers_file
     PARITY_ANSWERS.to_csv(answers, index=False)
     exact = PARITY_SUBMISSION.assign(scalar_coupling_constant=[84.0, 86.1, -11.2, 83.9, 2.0])
     report = grade_file(task, tmp_path, answers, "exact.csv", exact, grading="mlebench")
-    assert_invalid(report, "finite")
+    expect(report.valid and report.score == -math.inf, f"expected -inf, got {report}")
+    expect(report.gold_medal is True and report.percentile == 1.0, f"no gold: {report}")
+    strict = grade_file(task, tmp_path, answers, "exact-strict.csv", exact, grading="strict")
+    floored = (math.log(0.6) + math.log(1e-9) + math.log(0.5)) / 3
+    expect(strict.valid and abs(strict.score - round(floored, 5)) < 1e-9, f"got {strict}")
 
 
 CASES: dict[str, Check] = {
@@ -93,5 +97,5 @@ CASES: dict[str, Check] = {
             "duplicate_answer_keys": round((math.log(0.7) + math.log(0.2) + math.log(0.5)) / 3, 5),
         },
     ),
-    "exact-type-has-no-score": exact_type_has_no_score,
+    "exact-type-scores-minus-infinity": exact_type_scores_minus_infinity,
 }

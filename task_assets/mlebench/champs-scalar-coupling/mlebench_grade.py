@@ -6,8 +6,9 @@ so a repeated id passes. The answers are inner-joined with the submission's two 
 on ``id`` (``DataFrame.merge``; a repeated id is scored once per copy, ``12.0`` joins
 ``12``), the joined rows are grouped by the answers' ``type`` and the score is the mean
 over types of ``log`` of scikit-learn's ``mean_absolute_error``. The log is not
-floored: a type predicted exactly gives ``-inf``, which is no score; NaN, infinite or
-text predictions make scikit-learn fail.
+floored: a type predicted exactly gives ``-inf``, and so does the mean (the best score,
+reported as MLE-bench reports it); NaN, infinite or text predictions make scikit-learn
+fail.
 """
 
 from __future__ import annotations
