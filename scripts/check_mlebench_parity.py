@@ -21,7 +21,8 @@ The first form grades every variant of every ``ParityCase`` of the named task fo
 child interpreter whose path starts with the ``--extra-path`` directories, and lists
 every disagreement (a case whose answers differ from MLE-bench's format converts them with
 its ``mlebench_answers``); the second compares one pair of files. A NaN score from MLE-bench
-counts as invalid (the project reports it so). Exit status 1 if anything disagrees.
+counts as invalid (the project reports it so); infinite scores are compared as scores.
+Exit status 1 if anything disagrees.
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ for competition, answers, submission in jobs:
             value = grader(read_csv(submission), load_answers(__import__("pathlib").Path(answers)))
     except Exception:
         value = None
-    ok = value is not None and math.isfinite(float(value))
+    ok = value is not None and not math.isnan(float(value))
     out.append(float(value) if ok else None)
 json.dump(out, sys.stdout)
 """
@@ -88,6 +89,8 @@ def mlebench_scores(src: Path, path: list[Path], jobs: list[tuple[str, Path, Pat
 def agree(ours: float | None, theirs: float | None) -> bool:
     if ours is None or theirs is None:
         return ours is theirs
+    if ours == theirs:  # infinities too
+        return True
     return abs(ours - theirs) <= TOLERANCE * max(1.0, abs(theirs))
 
 
