@@ -253,3 +253,15 @@ def test_an_infinite_score_is_a_score_and_the_raw_reward_stays_a_number() -> Non
     assert compute_reward(grade, "raw", task, "kaggle") == RAW_LIMIT
     assert compute_reward(grade, "medal", task, "kaggle") == 1.0
     assert compute_reward(grade, "normalized", task, "kaggle") == 1.0
+
+
+@pytest.mark.parametrize("grading", ["mlebench", "strict"])
+def test_a_submission_that_cannot_be_copied_is_invalid_in_either_mode(
+    make_env, grading: str
+) -> None:
+    env = make_env(grading=grading)
+    env.reset(seed=0)
+    env.step(call("execute", command="mkdir submission.csv"))
+    _, reward, term, _, info = env.step(call("submit"))
+    grade = info["grade"]
+    assert term and reward == 0.0 and not grade["valid"] and grade["grading"] == grading

@@ -179,7 +179,11 @@ class MLEBenchFamily(ReplicaVariants, TaskFamily):
             except FsError as exc:
                 if "no such file" not in str(exc):
                     return invalid_report(
-                        self.task, data.source, f"cannot read the submission: {exc}", exists=True
+                        self.task,
+                        data.source,
+                        f"cannot read the submission: {exc}",
+                        exists=True,
+                        grading=self.opts.grading,
                     )
                 submitted = None
             return grade_submission(

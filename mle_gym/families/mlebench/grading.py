@@ -225,10 +225,14 @@ def _grade_raw(
 
 
 def invalid_report(
-    task: MLEBenchTask, data_source: str, message: str, *, exists: bool
+    task: MLEBenchTask, data_source: str, message: str, *, exists: bool, grading: str = "strict"
 ) -> GradeReport:
-    """A report for a submission that could not even be copied out for grading."""
-    return _invalid(_base_fields(task, data_source), exists=exists, message=message)
+    """A report for a submission that could not even be copied out for grading (the same
+    verdict in either mode; ``grading`` labels it)."""
+    base = _base_fields(task, data_source)
+    if grading == "mlebench" and has_parity_grader(task):
+        base["grading"] = "mlebench"
+    return _invalid(base, exists=exists, message=message)
 
 
 _kept: OrderedDict[tuple[Any, ...], tuple[pd.DataFrame, ExpectedIds]] = OrderedDict()
