@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeAlias
+from typing import TypeAlias
 
 import pandas as pd
 
@@ -242,16 +242,3 @@ def check_parity(task: MLEBenchTask, case: ParityCase, tmp_path: Path) -> list[s
         if not graded["strict"][name].valid and not report.strict_findings:
             problems.append(f"{name}: strict grading rejects it but no strict_findings")
     return problems
-
-
-def parity_report(task: MLEBenchTask, case: ParityCase, tmp_path: Path) -> dict[str, Any]:
-    """``{variant: {"mlebench": score or None, "strict": score or None}}`` (for tools)."""
-    out: dict[str, Any] = {}
-    for name, paths in write_variants(task, case, tmp_path).items():
-        out[name] = {
-            grading: grade_submission(
-                task, paths.submission, answers=paths.answers, data_source="kaggle", grading=grading
-            ).score
-            for grading in ("mlebench", "strict")
-        }
-    return out
