@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import copy
 import dataclasses
 import inspect
 import logging
@@ -204,6 +205,7 @@ class MLEEnv(gym.Env[str, Any]):
         self._t0 = 0.0
         self._owner_pid = os.getpid()
         self._max_steps = 0
+        self._provenance: dict[str, Any] | None = None
 
     # -- public helpers ------------------------------------------------------------------------
 
@@ -256,6 +258,36 @@ class MLEEnv(gym.Env[str, Any]):
         ``replica-seed0-key…``); None before ``reset`` or for a task without data. A
         variant's files never change once prepared, so it identifies the public data."""
         return None if self._data is None else self._data.variant
+
+    def provenance(self) -> dict[str, Any] | None:
+        """Where the latest episode's result comes from (None before the first ``reset``;
+        kept after the episode ends): ``software`` (:func:`mle_gym.provenance.software`),
+        ``task`` (env id, family), ``data`` (the family's
+        :meth:`~mle_gym.families.base.TaskFamily.data_provenance`: source, variant, replica
+        seed, checks), ``sandbox`` (backend, docker image name and id), ``grading`` (the
+        family's grading option, None where it has none) and ``reward_mode`` (resolved).
+        A fresh copy; the evaluation runner writes it into ``episode.json`` and
+        ``grade.json``."""
+        return copy.deepcopy(self._provenance)
+
+    def _record_provenance(self, episode: Episode) -> None:
+        from mle_gym.provenance import software
+
+        sandbox = self._sandbox
+        self._provenance = json_safe(
+            {
+                "software": software(),
+                "task": {"env_id": self.task.env_id, "family": self.task.family},
+                "data": self.family.data_provenance(episode),
+                "sandbox": {
+                    "backend": self.sandbox_kind,
+                    "image": getattr(sandbox, "image", None),
+                    "image_id": getattr(sandbox, "image_id", None),
+                },
+                "grading": getattr(self.family.opts, "grading", None),
+                "reward_mode": self._mode,
+            }
+        )
 
     @contextlib.contextmanager
     def agent_stopped(self) -> Iterator[None]:
@@ -331,6 +363,7 @@ class MLEEnv(gym.Env[str, Any]):
             episode_id=self.episode_id,
         )
         episode.sandbox = self._sandbox
+        self._record_provenance(episode)
         workdir = family.workdir(episode)
         fs: SandboxFS
         tool_sandbox: Sandbox = self._sandbox
@@ -377,6 +410,7 @@ class MLEEnv(gym.Env[str, Any]):
                 "data_source": self.data_source,
                 "reward_mode": self._mode,
                 "toolset": self.toolset_name,
+                "provenance": self._provenance,
                 "observation": obs,
                 "system_prompt": self.system_prompt,
                 "tools": self.tools,

@@ -524,7 +524,9 @@ def test_mlebench_aggregates_on_kaggle_data_by_hand(
     check(ta["leaderboard_percentile"], third / 100, sem_a / 100, 3)
     assert overall["usage"]["total"] == {"completion_tokens": 20.0, "prompt_tokens": 200.0}
     assert overall["timing"]["usage"] == {"model_seconds": 3.0}
-    assert report["failures"] == [{"task_id": a, "seed": 2, "error": "RuntimeError: boom"}]
+    assert report["failures"] == [
+        {"task_id": a, "seed": 2, "kind": "unknown", "error": "RuntimeError: boom"}
+    ]
     rows = {(r["task_id"], r["seed"]): r for r in report["episodes"]}
     assert rows[(a, 2)]["medal"] == "none"
     assert rows[(a, 2)]["submission_exists"] is False and rows[(a, 2)]["reward"] == 0.0

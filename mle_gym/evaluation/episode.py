@@ -26,8 +26,12 @@ run settings), ``agent`` (spec, args, class), ``data_source``, ``reward_mode``,
 ``steps``, ``reward``, ``terminated``, ``truncated``, ``truncation_reason``,
 ``graded``, ``score``, ``valid``, ``tool_errors`` (count and the first few),
 ``usage`` (the agent's ``usage`` dict), ``errors`` (phase, type, message,
-traceback), ``final_files``, ``backend`` and ``host`` (where it ran), and
-``timing`` (started_at, finished_at, seconds, make_s, episode_s, snapshot_s).
+traceback), ``final_files``, ``backend`` and ``host`` (where it ran), ``provenance``
+(the env's :meth:`~mle_gym.env.MLEEnv.provenance` — software version and commit, data
+source and variant with its checks, sandbox backend and image, grading mode, resolved
+reward mode — plus the agent spec and backend; the software only when the episode
+failed before reset; ``grade.json`` carries the same block), and ``timing``
+(started_at, finished_at, seconds, make_s, episode_s, snapshot_s).
 """
 
 from __future__ import annotations
@@ -174,8 +178,23 @@ def base_record(job: EpisodeJob) -> dict[str, Any]:
         "final_files": None,
         "backend": job.backend,
         "host": {"hostname": socket.gethostname(), "pid": os.getpid()},
+        "provenance": _job_provenance(job, None),
         "timing": {},
     }
+
+
+def _job_provenance(job: EpisodeJob, env_provenance: dict[str, Any] | None) -> dict[str, Any]:
+    """The record's ``provenance``: the env's (:meth:`mle_gym.env.MLEEnv.provenance`, after
+    reset) — or, before one, the software only — plus the agent spec and the backend."""
+    from mle_gym.provenance import software
+
+    out: dict[str, Any] = dict(env_provenance or {"software": software()})
+    out["agent"] = {
+        "spec": job.settings.get("agent"),
+        "args": job.settings.get("agent_args") or {},
+    }
+    out["backend"] = job.backend
+    return out
 
 
 def write_record(job: EpisodeJob, record: dict[str, Any], grade: dict[str, Any] | None) -> None:
@@ -262,6 +281,10 @@ def execute_episode(job: EpisodeJob) -> dict[str, Any]:
 
     def on_reset(obs: str, info: dict[str, Any]) -> None:
         record["data_source"] = info.get("data_source")
+        read = getattr(getattr(env, "unwrapped", None), "provenance", None)
+        if callable(read):
+            record["provenance"] = _job_provenance(job, read())
+            record["provenance"]["agent"]["class"] = record["agent"]["class"]
 
     def on_step(i: int, action: Any, obs: str, reward: float, info: dict[str, Any]) -> None:
         state.update(steps=i, reward=float(reward), info=info)
@@ -306,6 +329,7 @@ def execute_episode(job: EpisodeJob) -> dict[str, Any]:
 
     if grade is not None and record["status"] == "done":
         grade = json_safe(grade, keep_nonfinite=True)
+        grade["provenance"] = record["provenance"]
         record.update(graded=True, score=grade.get("score"), valid=bool(grade.get("valid")))
     else:
         grade = None

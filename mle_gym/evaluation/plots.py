@@ -7,9 +7,10 @@
   own units; a dashed line at the mean), with the task's anchors: medal
   thresholds and median on Kaggle data, sample-submission and reference
   solution scores otherwise;
-* ``medals.png`` — outcome distribution per task and overall: gold / silver /
-  bronze / above median / other valid / invalid / no submission / failed
-  (medal categories only exist on Kaggle data);
+* ``medals.png`` — outcome distribution per task and pooled (Kaggle-data episodes
+  apart from the others, as the report's medal figures count them; every bar says its
+  episode count): gold / silver / bronze / above median / other valid / invalid / no
+  submission / failed (medal categories only exist on Kaggle data);
 * ``leaderboard.png`` — each task's score against its human leaderboard (the
   101 score-at-rank-fraction quantiles) on Kaggle data; against the replica's
   sample-submission and reference scores otherwise.
@@ -107,7 +108,11 @@ def plot_reward(report: dict[str, Any], path: Path) -> Path:
     ax.set_yticks(range(len(names)), names)
     ax.invert_yaxis()
     ax.set_xlabel("reward (mean ± SEM over seeds; dots: seeds)")
-    ax.set_title(f"Reward per task · {report['config']['reward_mode']} mode")
+    modes = sorted({m for t in report["tasks"].values() for m in t.get("reward_modes") or []})
+    shown = ", ".join(modes) or report["config"]["reward_mode"]
+    ax.set_title(
+        f"Reward per task · {shown} mode" + (" (different scales)" if len(modes) > 1 else "")
+    )
     return _save(fig, path)
 
 
@@ -167,11 +172,29 @@ def _outcome(row: dict[str, Any]) -> str:
     return "valid"
 
 
+def medal_groups(report: dict[str, Any]) -> list[tuple[str, list[dict[str, Any]]]]:
+    """The bars of ``medals.png``: one per task, then the pooled ones, each labelled with
+    its episode count. Pooled episodes are split by data kind as the report's table
+    counts them: "all tasks, Kaggle data" (the denominator of the medal figures) and,
+    when the run has other data too, "all tasks, other data" (no medals there)."""
+    by_task = _rows_by_task(report)
+    groups = [(f"{name} (n={len(rows)})", rows) for name, rows in by_task.items()]
+    pooled = [r for rows in by_task.values() for r in rows]
+    kaggle = [r for r in pooled if r.get("data_source") == "kaggle"]
+    other = [r for r in pooled if r.get("data_source") != "kaggle"]
+    if kaggle:
+        groups.append((f"all tasks, Kaggle data (n={len(kaggle)})", kaggle))
+    if other:
+        label = "all tasks, other data" if kaggle else "all tasks"
+        groups.append((f"{label} (n={len(other)})", other))
+    return groups
+
+
 def plot_medals(report: dict[str, Any], path: Path) -> Path:
     """``medals.png`` (see the module docstring)."""
-    by_task = _rows_by_task(report)
-    names = [*by_task, "all tasks"]
-    groups = [*by_task.values(), [r for rows in by_task.values() for r in rows]]
+    labelled = medal_groups(report)
+    names = [name for name, _ in labelled]
+    groups = [rows for _, rows in labelled]
     fig = Figure(figsize=(10, 1.4 + 0.45 * len(names)), layout="constrained")
     ax = fig.add_subplot(1, 1, 1)
     left = [0.0] * len(names)

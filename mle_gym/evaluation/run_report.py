@@ -55,9 +55,9 @@ from typing import Any
 from mle_gym.evaluation import layout
 from mle_gym.evaluation.config import RunConfig, load_config
 from mle_gym.evaluation.errors import EvalConfigError
-from mle_gym.evaluation.stats import fmt, mean_sem
+from mle_gym.evaluation.report_md import render_markdown
+from mle_gym.evaluation.stats import mean_sem
 from mle_gym.evaluation.task_figures import TaskInfo, task_info
-from mle_gym.textsafe import escape_line
 
 REPORT_FORMAT = "mle_gym.eval.report/1"
 REPORT_JSON = "report.json"
@@ -141,9 +141,13 @@ def episode_outcome(
         baseline = float(own_baseline)
     errors = record.get("errors") or []
     usage = _flatten_numbers(record.get("usage") or {})
+    provenance = record.get("provenance") or {}
+    data = provenance.get("data") or {}
+    checks = data.get("checks") or {}
     row.update(
         data_source=source,
-        submission_exists=bool(g.get("submission_exists")),
+        # a valid submission was made, whatever the family's grade says of the file
+        submission_exists=bool(g.get("submission_exists")) or valid,
         valid=valid,
         score=score,
         reward=float(record.get("reward") or 0.0) if status == "done" else 0.0,
@@ -164,6 +168,14 @@ def episode_outcome(
         error=(f"{errors[0].get('type')}: {errors[0].get('message')}" if errors else None)
         if status == "failed"
         else None,
+        failure_kind=failure_kind(record) if status == "failed" else None,
+        reward_mode=record.get("reward_mode") or provenance.get("reward_mode"),
+        replica_seed=data.get("replica_seed"),
+        data_variant=data.get("variant"),
+        mlebench_checksums=checks.get("mlebench_checksums") if kaggle else None,
+        software=_software_key(provenance.get("software")),
+        sandbox=provenance.get("sandbox"),
+        grading=provenance.get("grading"),
         usage={k: v for k, v in usage.items() if "seconds" not in k},
         timing={
             "seconds": (record.get("timing") or {}).get("seconds"),
@@ -173,6 +185,89 @@ def episode_outcome(
     if g.get("example_id") is not None and "passed" in g:  # pass/fail examples (ML-Bench)
         row.update(example_id=g["example_id"], passed=bool(g.get("passed")))
     return row
+
+
+#: the failure kind of an error phase, for records written before ``failure_kind`` existed
+PHASE_KINDS = {
+    "make_env": "environment",
+    "make_agent": "agent",
+    "worker": "environment",
+    "snapshot": "environment",
+    "close": "environment",
+}
+
+
+def failure_kind(record: dict[str, Any]) -> str:
+    """Why a failed episode failed: its record's ``failure_kind`` ("agent" — the agent's
+    code or its model endpoint —, "environment", "timeout", ...), else one derived from
+    the first error's phase ("unknown" when none tells)."""
+    kind = record.get("failure_kind")
+    if isinstance(kind, str) and kind:
+        return kind
+    errors = record.get("errors") or [{}]
+    return PHASE_KINDS.get(str(errors[0].get("phase")), "unknown")
+
+
+def _software_key(block: Any) -> dict[str, Any] | None:
+    """The version/commit part of a record's ``software`` provenance."""
+    if not isinstance(block, dict):
+        return None
+    return {k: block.get(k) for k in ("mle_gym", "commit", "dirty")}
+
+
+def _distinct(values: Iterable[Any]) -> list[dict[str, Any]]:
+    """Distinct JSON values with how many episodes had each (first-seen order)."""
+    import json
+
+    seen: dict[str, list[Any]] = {}
+    for value in values:
+        key = json.dumps(value, sort_keys=True)
+        seen.setdefault(key, [value, 0])[1] += 1
+    return [{"value": v, "episodes": n} for v, n in seen.values()]
+
+
+def run_provenance(run_dir: Path, rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """``report["provenance"]``: the software writing the report, and over the finished
+    episodes the distinct software versions, sandboxes, grading modes, data variants and
+    MLE-bench checksum statuses (each with its episode count); the agent spec; and the
+    selection the run was asked for (``config.json``'s ``selection``: split, benchmark,
+    task ids asked, and every task skipped with the reason), when recorded."""
+    from mle_gym.provenance import software
+
+    done = _finished(rows)
+    stored = layout.read_json(layout.config_path(run_dir)) or {}
+    return {
+        "report_software": software(),
+        "episode_software": _distinct(r.get("software") for r in done),
+        "sandbox": _distinct(r.get("sandbox") for r in done),
+        "grading": _distinct(r.get("grading") for r in done),
+        "data": _distinct(
+            {
+                "task_id": r["task_id"],
+                "source": r.get("data_source"),
+                "variant": r.get("data_variant"),
+                "replica_seed": r.get("replica_seed"),
+                "mlebench_checksums": r.get("mlebench_checksums"),
+            }
+            for r in done
+        ),
+        "agent": {"spec": stored.get("agent"), "args": stored.get("agent_args") or {}},
+        "selection": stored.get("selection"),
+    }
+
+
+def _fill_reward_modes(rows: list[dict[str, Any]]) -> None:
+    """A row without a reward mode (an episode that failed before reset) takes its task's,
+    when the task's other episodes agree on one."""
+    modes: dict[str, set[str]] = {}
+    for r in rows:
+        if r.get("reward_mode"):
+            modes.setdefault(r["env_id"], set()).add(r["reward_mode"])
+    for r in rows:
+        if r["status"] != "pending" and not r.get("reward_mode"):
+            known = modes.get(r["env_id"], set())
+            if len(known) == 1:
+                r["reward_mode"] = next(iter(known))
 
 
 PASS_AT_KS = (1, 2, 5, 10, 20, 50, 100)
@@ -208,6 +303,7 @@ def load_rows(run_dir: Path, config: RunConfig) -> list[dict[str, Any]]:
             record = layout.read_episode_record(folder)
             grade = layout.read_json(folder / layout.GRADE_FILE) if record else None
             rows.append(episode_outcome(config, env_id, seed, record, grade, infos[env_id]))
+    _fill_reward_modes(rows)
     return rows
 
 
@@ -269,12 +365,23 @@ def _task_stats(info: TaskInfo, env_id: str, rows: list[dict[str, Any]]) -> dict
     }
     for metric in (*ALL_DATA_PCTS, *KAGGLE_PCTS, "leaderboard_percentile", "success_pct"):
         out[metric] = mean_sem(_value(r, metric) for r in done if _qualifies(r, metric))
-    out["score"] = mean_sem(r["score"] for r in done if r.get("score") is not None)
+    # scores of valid submissions only: "of" says over how many finished episodes
+    out["score"] = {
+        **mean_sem(r["score"] for r in done if r.get("score") is not None),
+        "of": len(done),
+    }
     out["reward"] = mean_sem(r["reward"] for r in done)
+    out["reward_modes"] = sorted({r["reward_mode"] for r in done if r.get("reward_mode")})
+    out["replica_seeds"] = sorted({r["replica_seed"] for r in done if _has_replica_seed(r)})
+    out["mlebench_checksums"] = sorted(
+        {r["mlebench_checksums"] for r in done if r.get("mlebench_checksums")}
+    )
+    out["checksum_mismatch"] = "mismatch" in out["mlebench_checksums"]
+    out["failure_kinds"] = _failure_kinds(rows)
     passk = pass_at_k_stats(done)
     if passk is not None:
         out["pass_at_k"] = passk
-    out["steps"] = mean_sem(r["steps"] for r in done)
+    out["steps"] = {**mean_sem(r["steps"] for r in done), "over": "episodes"}
     out["usage"] = _sum_usage(done)
     seconds = [r["timing"]["seconds"] for r in done if r["timing"].get("seconds") is not None]
     out["timing"] = {
@@ -283,6 +390,42 @@ def _task_stats(info: TaskInfo, env_id: str, rows: list[dict[str, Any]]) -> dict
         "usage": _sum_usage_seconds(done),
     }
     return out
+
+
+def _has_replica_seed(row: dict[str, Any]) -> bool:
+    return row.get("data_source") == "replica" and row.get("replica_seed") is not None
+
+
+def _failure_kinds(rows: Iterable[dict[str, Any]]) -> dict[str, int]:
+    kinds: dict[str, int] = {}
+    for r in rows:
+        if r["status"] == "failed":
+            kind = r.get("failure_kind") or "unknown"
+            kinds[kind] = kinds.get(kind, 0) + 1
+    return dict(sorted(kinds.items()))
+
+
+def _reward_stats(done: list[dict[str, Any]], seeds: Iterable[int]) -> dict[str, Any]:
+    """``overall["reward"]`` and, by resolved reward mode, ``overall["reward_by_mode"]``.
+
+    Rewards of different modes are on different scales (a leaderboard percentile, a
+    normalised score): they are averaged only when every finished episode has one mode;
+    otherwise ``reward`` has no mean and ``mixed_modes`` lists the modes."""
+    seeds = list(seeds)
+    modes = sorted({r.get("reward_mode") or "unknown" for r in done})
+    by_mode = {
+        mode: _across_seeds(
+            [r for r in done if (r.get("reward_mode") or "unknown") == mode], seeds, "reward"
+        )
+        for mode in modes
+    }
+    if len(modes) <= 1:
+        reward = _across_seeds(done, seeds, "reward")
+        reward["mode"] = modes[0] if modes else None
+        return {"reward": reward, "reward_by_mode": by_mode}
+    reward = {"mean": None, "sem": None, "n": 0, "per_seed": {}, "mode": None}
+    reward["mixed_modes"] = modes
+    return {"reward": reward, "reward_by_mode": by_mode}
 
 
 def _across_seeds(rows: list[dict[str, Any]], seeds: Iterable[int], metric: str) -> dict[str, Any]:
@@ -308,10 +451,14 @@ def aggregate(config: RunConfig, rows: list[dict[str, Any]]) -> dict[str, Any]:
         *KAGGLE_PCTS,
         "leaderboard_percentile",
         "success_pct",
-        "reward",
     ):
         overall[metric] = _across_seeds(done, config.seeds, metric)
-    overall["steps"] = mean_sem(r["steps"] for r in done)
+    overall.update(_reward_stats(done, config.seeds))
+    # over finished episodes, not seeds (labelled so in report.md)
+    overall["steps"] = {**mean_sem(r["steps"] for r in done), "over": "episodes"}
+    overall["checksum_mismatch_tasks"] = sorted(
+        name for name, t in tasks.items() if t["checksum_mismatch"]
+    )
     passk = pass_at_k_stats(done)
     if passk is not None:
         overall["pass_at_k"] = passk
@@ -322,16 +469,27 @@ def aggregate(config: RunConfig, rows: list[dict[str, Any]]) -> dict[str, Any]:
     }
     seconds = [r["timing"]["seconds"] for r in done if r["timing"].get("seconds") is not None]
     overall["timing"] = {
-        "seconds": mean_sem(seconds),
+        "seconds": {**mean_sem(seconds), "over": "episodes"},
         "total_seconds": round(sum(seconds), 3),
         "usage": _sum_usage_seconds(done),
     }
     failures = [
-        {"task_id": r["task_id"], "seed": r["seed"], "error": r.get("error")}
+        {
+            "task_id": r["task_id"],
+            "seed": r["seed"],
+            "kind": r.get("failure_kind") or "unknown",
+            "error": r.get("error"),
+        }
         for r in rows
         if r["status"] == "failed"
     ]
-    return {"counts": _counts(rows), "overall": overall, "tasks": tasks, "failures": failures}
+    return {
+        "counts": _counts(rows),
+        "failure_kinds": _failure_kinds(rows),
+        "overall": overall,
+        "tasks": tasks,
+        "failures": failures,
+    }
 
 
 def build_report(run_dir: Path | str) -> dict[str, Any]:
@@ -347,6 +505,7 @@ def build_report(run_dir: Path | str) -> dict[str, Any]:
         "config": config.to_json(),
     }
     report.update(aggregate(config, rows))
+    report["provenance"] = run_provenance(run_dir, rows)
     report["episodes"] = rows
     return report
 
@@ -358,106 +517,6 @@ def strip_timing(value: Any) -> Any:
     if isinstance(value, list):
         return [strip_timing(v) for v in value]
     return value
-
-
-def _pct_row(label: str, stat: dict[str, Any]) -> str:
-    return f"| {label} | {fmt(stat)} | {stat.get('n', 0)} |"
-
-
-def render_markdown(report: dict[str, Any]) -> str:
-    """report.md: the run, overall figures, a per-task table, failures and plots.
-
-    Text that may come from the agent (failure messages) is escaped onto one line
-    (:func:`mle_gym.textsafe.escape_line`): report.md is read on terminals too."""
-    cfg, counts, overall = report["config"], report["counts"], report["overall"]
-    lines = [
-        "# Evaluation report",
-        "",
-        f"- agent: `{cfg['agent']}`"
-        + (f" with {cfg['agent_args']}" if cfg.get("agent_args") else ""),
-        f"- data: {cfg['data']} · sandbox: {cfg['sandbox']} · reward mode: {cfg['reward_mode']}"
-        + f" · MLE-bench grading: {cfg.get('grading') or 'mlebench'}"
-        + (f" · max steps: {cfg['max_steps']}" if cfg.get("max_steps") else "")
-        + (f" · time budget: {cfg['time_budget_s']} s" if cfg.get("time_budget_s") else ""),
-        f"- {len(cfg['tasks'])} task(s) x seeds {cfg['seeds']}",
-        f"- episodes: {counts['finished']}/{counts['planned']} finished "
-        f"({counts['done']} done, {counts['failed']} failed, {counts['pending']} pending)",
-        "",
-        "## Overall",
-        "",
-        "Mean ± SEM across seeds of the per-seed value over tasks (MLE-bench protocol); "
-        "medal figures only over episodes on Kaggle data.",
-        "",
-        "| metric | mean ± SEM | seeds |",
-        "|---|---|---|",
-    ]
-    labels = {
-        "made_submission_pct": "made a submission (%)",
-        "valid_submission_pct": "valid submission (%)",
-        "above_median_pct": "above median (%)",
-        "gold_pct": "gold (%)",
-        "silver_pct": "silver (%)",
-        "bronze_pct": "bronze (%)",
-        "any_medal_pct": "any medal (%)",
-        "leaderboard_percentile": "leaderboard percentile",
-        "success_pct": "success over baseline (%)",
-    }
-    for key, label in labels.items():
-        lines.append(_pct_row(label, overall[key]))
-    reward = overall["reward"]
-    lines.append(
-        f"| mean reward | {fmt(reward, 4)} | {reward.get('n', 0)} |",
-    )
-    if overall.get("pass_at_k"):
-        pk = overall["pass_at_k"]
-        spe = pk["samples_per_example"]
-        lines.append(
-            "| pass@k (ML-Bench, unbiased) | "
-            + ", ".join(f"pass@{k} {v:.4f}" for k, v in pk["k"].items())
-            + f" | {pk['examples']} examples x {spe['min']}-{spe['max']} samples |"
-        )
-    lines += [
-        "",
-        f"Steps per episode: {fmt(overall['steps'])}; episode time: "
-        f"{fmt(overall['timing']['seconds'])} s (total {overall['timing']['total_seconds']} s).",
-    ]
-    if any(overall["usage"]["total"].values()):
-        usage = ", ".join(f"{k} {v:g}" for k, v in overall["usage"]["total"].items())
-        lines.append(f"Usage (total): {usage}.")
-    lines += [
-        "",
-        "## Per task",
-        "",
-        "Mean ± SEM over the task's seeds.",
-        "",
-        "| task | data | done/failed/pending | made % | valid % | above median % | any medal % "
-        "| score | reward | success % | steps | time (s) |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
-    ]
-    for task_id, t in report["tasks"].items():
-        e = t["episodes"]
-        lines.append(
-            f"| {task_id} | {', '.join(t['data_sources']) or '-'} "
-            f"| {e['done']}/{e['failed']}/{e['pending']} "
-            f"| {fmt(t['made_submission_pct'])} | {fmt(t['valid_submission_pct'])} "
-            f"| {fmt(t['above_median_pct'])} | {fmt(t['any_medal_pct'])} "
-            f"| {fmt(t['score'], 5)} | {fmt(t['reward'], 4)} | {fmt(t['success_pct'])} "
-            f"| {fmt(t['steps'])} | {fmt(t['timing']['seconds'])} |"
-        )
-    mixed = [k for k, t in report["tasks"].items() if len(t["data_sources"]) > 1]
-    if mixed:
-        lines += ["", f"Warning: episodes on more than one data source for {', '.join(mixed)}."]
-    if report["failures"]:
-        lines += ["", "## Failed episodes", ""]
-        for f in report["failures"]:
-            # may quote agent-produced text: one line, terminal controls escaped
-            error = escape_line((f["error"] or "").split("\n", 1)[0][:300])
-            lines.append(f"- {f['task_id']} seed {f['seed']}: {error}")
-    if report.get("plots"):
-        lines += ["", "## Plots", ""]
-        for rel in report["plots"]:
-            lines.append(f"![{Path(rel).stem}]({rel})")
-    return "\n".join(lines) + "\n"
 
 
 def write_report(run_dir: Path | str, *, plots: bool = True) -> dict[str, Any]:

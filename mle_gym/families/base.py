@@ -415,6 +415,19 @@ class TaskFamily(abc.ABC):
         (the trajectory format has the field; families with replicas fill it)."""
         return {"replica_seed": None}
 
+    def data_provenance(self, episode: Episode) -> dict[str, Any]:
+        """Which data the episode ran on, for result files: ``source``, ``variant`` (the
+        prepared folder's name), ``replica_seed`` (None off replica data) and ``checks``
+        (the family's verification of the prepared files against the benchmark's, e.g.
+        MLE-bench's checksums; None when the family has none)."""
+        data = episode.data
+        return {
+            "source": episode.data_source,
+            "variant": data.variant if data is not None else None,
+            "replica_seed": self.episode_record(episode).get("replica_seed"),
+            "checks": None,
+        }
+
     def data_status(self) -> str:
         """A short phrase for ``mle-gym list`` (e.g. "replica available")."""
         return ""

@@ -129,7 +129,8 @@ class DockerSandbox(DockerControl):
         import docker
 
         try:
-            self.client.images.get(self.image)
+            #: the image's content id (``sha256:...``), recorded in results' provenance
+            self.image_id: str | None = self.client.images.get(self.image).id
         except docker.errors.ImageNotFound:
             raise SandboxUnavailable(
                 f"docker image {self.image!r} not found. Build it without a registry with "

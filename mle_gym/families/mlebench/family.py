@@ -202,6 +202,22 @@ class MLEBenchFamily(ReplicaVariants, TaskFamily):
 
     # -- catalog ---------------------------------------------------------------------------
 
+    def data_provenance(self, episode: Episode) -> dict[str, Any]:
+        """The base fields; ``checks`` on Kaggle data: ``{"mlebench_checksums": "match" |
+        "mismatch" | "not published" | "not checked", "mismatched": [files]}`` — the
+        prepared files compared with MLE-bench's published md5 sums at prepare time."""
+        out = super().data_provenance(episode)
+        if episode.data is not None and episode.data_source == "kaggle":
+            try:
+                manifest = episode.data.manifest()
+            except (OSError, ValueError):
+                manifest = {}
+            out["checks"] = {
+                "mlebench_checksums": manifest.get("mlebench_checksums", "not checked"),
+                "mismatched": list(manifest.get("mlebench_mismatched") or []),
+            }
+        return out
+
     def data_status(self) -> str:
         from mle_gym.data import store
 
