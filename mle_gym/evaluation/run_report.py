@@ -11,6 +11,13 @@ Per-episode outcome (the ``episodes`` rows)
     episode counts as no submission: not made, not valid, no score, reward 0,
     no medal, not above the median, no success. ``data_source`` is the grade's,
     else the one recorded at reset, else the run's ``--data`` when it names one.
+    A valid submission counts as made, whatever the grade says of the file (an
+    MLAgentBench grade judges re-run code). Rows also carry ``failure_kind``
+    (agent / environment / timeout / unknown), the resolved ``reward_mode`` (a
+    failed episode without one takes its task's), ``replica_seed``,
+    ``data_variant``, ``mlebench_checksums`` (Kaggle data only: match, mismatch,
+    not published, not checked), and ``software``/``sandbox``/``grading`` from the
+    record's provenance.
 
 Per task (``tasks[<task_id>]``): every statistic is ``{"mean", "sem", "n"}``
 over the task's finished seeds (stats.py):
@@ -19,7 +26,10 @@ over the task's finished seeds (stats.py):
     ``any_medal_pct`` and ``leaderboard_percentile`` (an invalid submission
     counts 0) — only over episodes on Kaggle data, as MLE-bench does (``n == 0``
     otherwise; medals are never claimed on replica data);
-    ``score`` (valid submissions only), ``reward`` (failed = 0), ``steps``;
+    ``score`` (valid submissions only; its ``of`` is the number of finished
+    episodes), ``reward`` (failed = 0) with ``reward_modes``, ``steps`` (``over``:
+    episodes), ``replica_seeds``, ``mlebench_checksums`` and ``checksum_mismatch``,
+    ``failure_kinds``;
     ``success_pct`` — MLAgentBench's success rate: the final score beats the
     baseline by more than 10% relative, in the task's direction (a baseline of 0
     needs any improvement) — the grade's own ``baseline`` and ``success`` when it
@@ -36,10 +46,23 @@ to the fewest samples any example has), with ``examples`` and ``samples_per_exam
 episodes that failed without a grade are not attributed to an example.
 
 Overall (``overall``): for the percentages, ``reward``, ``success_pct`` and
-``leaderboard_percentile``, MLE-bench's protocol: for each seed the value over
-the tasks that have a (qualifying) finished episode with that seed, then mean
-± SEM across seeds (each such statistic also has ``per_seed``). ``steps`` is
-over all finished episodes. Scores of different tasks are not averaged.
+``leaderboard_percentile`` (a fraction in [0, 1] here; report.md shows it in %),
+MLE-bench's protocol: for each seed the value over the tasks that have a
+(qualifying) finished episode with that seed, then mean ± SEM across seeds (each
+such statistic also has ``per_seed``). ``reward`` is averaged only when every
+finished episode has the same resolved reward mode (``reward["mode"]``); otherwise
+its mean is None and ``reward["mixed_modes"]`` lists them — different modes are
+different scales —, and ``reward_by_mode`` has the statistic of each mode.
+``steps`` and ``timing.seconds`` are over all finished episodes (``over``:
+episodes). ``checksum_mismatch_tasks``: Kaggle tasks whose prepared files differ
+from MLE-bench's. Scores of different tasks are not averaged. ``failure_kinds``
+counts failed episodes by kind.
+
+Provenance (``provenance``, :func:`run_provenance`): the software writing the
+report, and over the finished episodes (each distinct value with its episode
+count) the software that ran them, the sandboxes, grading modes and data
+variants; the agent spec; and the selection asked for (``config.json``'s
+``selection``), when recorded.
 
 Timing: every field that measures time is under a key named ``timing`` (or is
 ``generated_at``); :func:`strip_timing` removes them to compare two reports.
