@@ -46,6 +46,8 @@ from gymnasium.error import ResetNeeded
 
 from mle_gym import paths
 from mle_gym._deprecation import warn_deprecated
+from mle_gym.arg_checks import check_env_keywords
+from mle_gym.env_provenance import episode_provenance
 from mle_gym.episode_dirs import finish_episode_dir, remove_orphan_workspaces
 from mle_gym.families import Episode, GradeLike, family_options_of, make_family
 from mle_gym.families.workdir import WorkdirFS, WorkdirSandbox
@@ -114,6 +116,10 @@ class MLEEnv(gym.Env[str, Any]):
             the family's ``options_model``, so a misspelt one is an error naming the
             known ones.
         family_options: the same options as a mapping (merged with ``options``).
+
+    A keyword neither the env nor the family takes is a TypeError suggesting the one meant
+    (:func:`mle_gym.arg_checks.did_you_mean`); a value of the wrong type or out of range
+    is a ValueError naming the keyword, the value and what it must be.
     """
 
     action_space: ToolCallSpace
@@ -148,6 +154,7 @@ class MLEEnv(gym.Env[str, Any]):
         **options: Any,
     ) -> None:
         self.task = task if isinstance(task, TaskSpec) else get_task(task)
+        check_env_keywords(self.task.env_id, locals())  # types and ranges of the keywords
         own = [p for p in inspect.signature(MLEEnv.__init__).parameters if p != "self"]
         merged = family_options_of(self.task, options, family_options, own[1:-1])
         self.family = make_family(self.task, merged)
@@ -177,9 +184,6 @@ class MLEEnv(gym.Env[str, Any]):
         base = self.task.limits
         given: dict[str, Any] = {k: v for k, v in overrides.items() if v is not None}
         self.limits = dataclasses.replace(base, **given)
-        for name, value in overrides.items():
-            if value is not None and not value > 0:
-                raise ValueError(f"{name} must be positive, got {value!r}")
 
         self._toolset = self.family.toolset(toolset or self.family.toolsets[0])
         self.toolset_name = self._toolset.name
@@ -260,34 +264,9 @@ class MLEEnv(gym.Env[str, Any]):
         return None if self._data is None else self._data.variant
 
     def provenance(self) -> dict[str, Any] | None:
-        """Where the latest episode's result comes from (None before the first ``reset``;
-        kept after the episode ends): ``software`` (:func:`mle_gym.provenance.software`),
-        ``task`` (env id, family), ``data`` (the family's
-        :meth:`~mle_gym.families.base.TaskFamily.data_provenance`: source, variant, replica
-        seed, checks), ``sandbox`` (backend, docker image name and id), ``grading`` (the
-        family's grading option, None where it has none) and ``reward_mode`` (resolved).
-        A fresh copy; the evaluation runner writes it into ``episode.json`` and
-        ``grade.json``."""
+        """Where the latest episode's result comes from (a fresh copy; None before the first
+        ``reset``, kept after the episode ends): see :mod:`mle_gym.env_provenance`."""
         return copy.deepcopy(self._provenance)
-
-    def _record_provenance(self, episode: Episode) -> None:
-        from mle_gym.provenance import software
-
-        sandbox = self._sandbox
-        self._provenance = json_safe(
-            {
-                "software": software(),
-                "task": {"env_id": self.task.env_id, "family": self.task.family},
-                "data": self.family.data_provenance(episode),
-                "sandbox": {
-                    "backend": self.sandbox_kind,
-                    "image": getattr(sandbox, "image", None),
-                    "image_id": getattr(sandbox, "image_id", None),
-                },
-                "grading": getattr(self.family.opts, "grading", None),
-                "reward_mode": self._mode,
-            }
-        )
 
     @contextlib.contextmanager
     def agent_stopped(self) -> Iterator[None]:
@@ -363,7 +342,7 @@ class MLEEnv(gym.Env[str, Any]):
             episode_id=self.episode_id,
         )
         episode.sandbox = self._sandbox
-        self._record_provenance(episode)
+        self._provenance = episode_provenance(self, episode)
         workdir = family.workdir(episode)
         fs: SandboxFS
         tool_sandbox: Sandbox = self._sandbox

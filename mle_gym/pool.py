@@ -12,9 +12,17 @@ Contract:
   own ``gym.make`` kwargs). Envs are built lazily, on their first reset.
 * ``reset``/``step`` act on the given indices concurrently (a thread pool; the
   work is mostly waiting on sandboxed processes) and return ``{index: result}``.
-* At most ``max_live`` episodes hold a sandbox at once: ``reset`` of an idle
-  slot waits for a free place (``timeout`` seconds, then :class:`PoolBusy`).
-  When an episode ends (terminated or truncated) its sandbox and workspace are
+* At most ``max_live`` slots hold a place (a sandbox) at once. ``reset`` of an idle
+  slot takes a place; when none is free it waits until one is (another slot's
+  episode ends, :meth:`EpisodePool.release` or :meth:`EpisodePool.close`), for
+  ever by default or at most ``timeout`` seconds, then raises :class:`PoolBusy`
+  (a ``TimeoutError``) naming the slots holding the places. A call takes the places
+  of all its idle slots at once or none, and waits in the calling thread (never
+  in a worker, so steps of other slots go on meanwhile); a call asking for more
+  idle slots than ``max_live`` could never start them all together and is a
+  ``ValueError``; closing the pool wakes a waiting call with a ``RuntimeError``.
+  ``reset`` of a running slot restarts its episode in the place it holds.
+* When an episode ends (terminated or truncated) its sandbox and workspace are
   released at once and its place freed; ``reset`` starts the slot again.
 * Thread-safe: every method may be called from several threads; calls on the
   same slot are serialised. Stepping a slot without a running episode, or an
@@ -30,6 +38,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import threading
+import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -38,6 +47,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 import gymnasium as gym
 
 from mle_gym._deprecation import renamed_attribute
+from mle_gym.arg_checks import positive_number, whole_number
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -62,7 +72,8 @@ def _awaitable(
 
 
 class PoolBusy(TimeoutError):
-    """No sandbox place became free within the reset timeout."""
+    """No sandbox place became free within the reset timeout; the message names the slots
+    holding the places."""
 
 
 @dataclass(frozen=True)
@@ -111,14 +122,15 @@ class EpisodePool:
                 raise ValueError(f"make_kwargs has {len(make_kwargs)} entries for {n} slots")
             per_slot = [dict(k) for k in make_kwargs]
         self._kwargs = [{**k, **kwargs} for k in per_slot]
-        self.max_live = int(max_live or n)
-        if self.max_live < 1:
-            raise ValueError("max_live must be >= 1")
+        self.max_live = n if max_live is None else whole_number("max_live", max_live)
         self._envs: list[gym.Env | None] = [None] * n
+        #: an episode is in progress in the slot
         self._running = [False] * n
+        #: the slot holds one of the max_live places (from reset until it is released)
+        self._holding = [False] * n
         self._slot_locks = [threading.Lock() for _ in range(n)]
-        self._places = threading.BoundedSemaphore(self.max_live)
-        self._state = threading.Lock()
+        #: guards _envs, _running, _holding and _closed; notified when a place is freed
+        self._state = threading.Condition()
         self._executor = ThreadPoolExecutor(
             max_workers=workers or min(32, n), thread_name_prefix="mle_gym-pool"
         )
@@ -129,9 +141,9 @@ class EpisodePool:
 
     @property
     def live(self) -> int:
-        """Episodes currently holding a sandbox."""
+        """Slots currently holding a place (a sandbox, or one being started)."""
         with self._state:
-            return sum(self._running)
+            return sum(self._holding)
 
     def running(self, index: int) -> bool:
         """Whether slot ``index`` has an episode in progress."""
@@ -157,8 +169,13 @@ class EpisodePool:
         options: Sequence[dict[str, Any] | None] | dict[str, Any] | None = None,
         timeout: float | None = None,
     ) -> dict[int, tuple[str, dict[str, Any]]]:
-        """Start a new episode in each slot of ``indices`` (default: all)."""
+        """Start a new episode in each slot of ``indices`` (default: all) and return
+        ``{index: (obs, info)}``. Idle slots first take a place each, all at once, waiting
+        for free places as long as needed (``timeout=None``) or ``timeout`` seconds, then
+        :class:`PoolBusy`; see the module docstring."""
         idx = self._indices(indices)
+        if timeout is not None:
+            timeout = positive_number("timeout", timeout, unit="seconds", zero=True)
         seed_list = list(seeds) if seeds is not None else [None] * len(idx)
         if len(seed_list) != len(idx):
             raise ValueError(f"{len(seed_list)} seeds for {len(idx)} slots")
@@ -168,10 +185,17 @@ class EpisodePool:
             opt_list = list(options)
             if len(opt_list) != len(idx):
                 raise ValueError(f"{len(opt_list)} options for {len(idx)} slots")
-        futures = {
-            i: self._executor.submit(self._reset_one, i, s, o, timeout)
-            for i, s, o in zip(idx, seed_list, opt_list, strict=True)
-        }
+        deadline = None if timeout is None else time.monotonic() + timeout
+        taken = self._take_places(idx, deadline, timeout)
+        try:
+            futures = {
+                i: self._executor.submit(self._reset_one, i, s, o, deadline, timeout)
+                for i, s, o in zip(idx, seed_list, opt_list, strict=True)
+            }
+        except BaseException:  # e.g. the executor shut down by a concurrent close()
+            for i in taken:
+                self._free_place(i)
+            raise
         return {i: f.result() for i, f in futures.items()}
 
     def step(self, actions: Mapping[int, Any]) -> dict[int, StepResult]:
@@ -203,9 +227,11 @@ class EpisodePool:
 
     def close(self) -> None:
         """Close every env and stop the threads (idempotent)."""
-        if self._closed:
-            return
-        self._closed = True
+        with self._state:
+            if self._closed:
+                return
+            self._closed = True
+            self._state.notify_all()  # resets waiting for a place give up
         for i in range(len(self)):
             with self._slot_locks[i]:
                 self._release_locked(i)
@@ -235,17 +261,59 @@ class EpisodePool:
             raise ValueError(f"duplicate slot indices in {idx}")
         return idx
 
+    def _take_places(
+        self, idx: list[int], deadline: float | None, timeout: float | None
+    ) -> list[int]:
+        """Give every slot of ``idx`` without a place one, all at once, waiting until
+        enough are free (until ``deadline``, then PoolBusy); the slots given one."""
+        with self._state:
+            needed = [i for i in idx if not self._holding[i]]
+            if len(needed) > self.max_live:
+                raise ValueError(
+                    f"reset of {len(needed)} idle slots needs {len(needed)} sandbox places, "
+                    f"but the pool has max_live={self.max_live}: reset at most "
+                    f"{self.max_live} idle slots per call"
+                )
+            while needed and sum(self._holding) + len(needed) > self.max_live:
+                if self._closed:
+                    raise RuntimeError(f"the pool was closed while slot(s) {needed} waited")
+                left = None if deadline is None else deadline - time.monotonic()
+                if left is not None and left <= 0:
+                    holders = [j for j, held in enumerate(self._holding) if held]
+                    raise PoolBusy(
+                        f"slot(s) {needed} waited {timeout:g} s for a sandbox place: "
+                        f"{len(holders)} of the pool's max_live={self.max_live} places are "
+                        f"held by slot(s) {holders}; step their episodes to the end, "
+                        "release() them, wait longer (timeout=None waits for ever) or "
+                        "raise max_live"
+                    )
+                self._state.wait(left)
+                needed = [i for i in idx if not self._holding[i]]
+            for i in needed:
+                self._holding[i] = True
+            return needed
+
+    def _free_place(self, i: int) -> None:
+        with self._state:
+            self._holding[i] = False
+            self._state.notify_all()
+
     def _reset_one(
-        self, i: int, seed: int | None, options: dict[str, Any] | None, timeout: float | None
+        self,
+        i: int,
+        seed: int | None,
+        options: dict[str, Any] | None,
+        deadline: float | None,
+        timeout: float | None,
     ) -> tuple[str, dict[str, Any]]:
-        env = self.env(i)
         with self._slot_locks[i]:
-            if not self._running[i]:
-                if not self._places.acquire(timeout=timeout if timeout is not None else -1):
-                    raise PoolBusy(f"no sandbox place free within {timeout} s for slot {i}")
+            try:
+                env = self.env(i)
+                # usually a no-op (reset() took the place), unless another thread ended
+                # the slot's episode since
+                self._take_places([i], deadline, timeout)
                 with self._state:
                     self._running[i] = True
-            try:
                 return env.reset(seed=seed, options=options)
             except BaseException:
                 self._release_locked(i)
@@ -263,14 +331,18 @@ class EpisodePool:
             return result
 
     def _release_locked(self, i: int) -> None:
+        """End slot ``i``'s episode (the caller holds its lock): release its sandbox, then
+        free its place (in that order, so at most max_live sandboxes ever exist)."""
         with self._state:
-            was_running = self._running[i]
+            held = self._holding[i]
             self._running[i] = False
-        if was_running:
-            env = self._envs[i]
-            if env is not None:
-                env.unwrapped.release()  # type: ignore[attr-defined]
-            self._places.release()
+        if held:
+            try:
+                env = self._envs[i]
+                if env is not None:
+                    env.unwrapped.release()  # type: ignore[attr-defined]
+            finally:
+                self._free_place(i)
 
 
 def __getattr__(name: str) -> Any:

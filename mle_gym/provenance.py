@@ -29,13 +29,11 @@ GRADING_LIBRARIES = ("pandas", "numpy", "scikit-learn", "scipy")
 
 
 def package_version() -> str:
-    """mle_gym's installed version (``importlib.metadata``), else the package's own."""
+    """mle_gym's installed version (``importlib.metadata``)."""
     try:
         return md.version("mle-gym")
-    except md.PackageNotFoundError:
-        from mle_gym import __version__
-
-        return __version__
+    except md.PackageNotFoundError:  # imported from a source tree that was never installed
+        return "unknown (not installed)"
 
 
 def _git_dir(start: Path) -> Path | None:

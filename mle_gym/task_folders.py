@@ -30,6 +30,7 @@ __all__ = [
     "index_errors",
     "read_task_yaml",
     "resolve",
+    "similar_names",
     "spec_of",
     "task_folder_module",
     "task_index",
@@ -233,7 +234,28 @@ def find_entry(name: str, prefer: Callable[[TaskEntry], bool] | None = None) -> 
     if len(matches) > 1:
         options = ", ".join(e.env_id for e in matches)
         raise TaskError(f"task id '{name}' is ambiguous; use one of: {options}")
-    raise TaskError(f"unknown task '{name}'; `mle-gym list` shows the available tasks")
+    near = similar_names(name)
+    hint = f"did you mean {' or '.join(near)}? " if near else ""
+    raise TaskError(f"unknown task '{name}'; {hint}`mle-gym list` shows the available tasks")
+
+
+def similar_names(name: str, limit: int = 3) -> list[str]:
+    """The env ids of up to ``limit`` tasks whose names are close to ``name`` (a misspelt
+    env id, key or bare id), closest first: a did-you-mean for an unknown name. A name with
+    a ``/`` is compared with env ids and keys, a bare one with task ids (case-insensitive)."""
+    import difflib
+
+    entries = list(task_index().values())
+    wanted = name.split(":", 1)[-1].lower()
+    forms: dict[str, list[str]] = {}
+    for entry in entries:
+        names = (entry.env_id, entry.key) if "/" in wanted else (entry.id,)
+        for form in names:
+            forms.setdefault(form.lower(), []).append(entry.env_id)
+    out: list[str] = []
+    for form in difflib.get_close_matches(wanted, list(forms), n=limit, cutoff=0.75):
+        out += [env_id for env_id in forms[form] if env_id not in out]
+    return out[:limit]
 
 
 def task_folder_module(name: str, module: str) -> ModuleType:

@@ -33,14 +33,20 @@ from mle_gym.task_folders import TaskEntry, find_entry, index_errors, read_task_
 from mle_gym.task_spec import Limits, TaskError, TaskSpec
 
 __all__ = [
+    "SPLITS",
+    "SPLIT_ALIASES",
     "Limits",
     "TaskEntry",
     "TaskError",
     "TaskSpec",
     "all_tasks",
+    "benchmark_names",
+    "canonical_benchmark",
+    "canonical_split",
     "clear_caches",
     "evaluation_set",
     "get_task",
+    "get_task_noting",
     "load_task",
     "read_task_yaml",
     "task_errors",
@@ -146,10 +152,70 @@ def get_task(name: str) -> TaskSpec:
     return spec
 
 
+def get_task_noting(name: str) -> tuple[TaskSpec, str | None]:
+    """The task ``name`` designates (as :func:`get_task`) and, when ``name`` is a bare id
+    that tasks of other benchmarks share, a note saying which one it was taken to be and
+    how to name the others (None otherwise): what a command line tells its user."""
+    spec = get_task(name)
+    if "/" in name.split(":", 1)[-1]:
+        return spec, None
+    others = sorted(
+        e.env_id for e in task_index().values() if e.id == spec.id and e.env_id != spec.env_id
+    )
+    if not others:
+        return spec, None
+    return spec, (
+        f"{name} is {spec.env_id}; {', '.join(others)} "
+        f"{'has' if len(others) == 1 else 'have'} the same id (name it by its env id)"
+    )
+
+
 # the index builds specs with the family-aware loader (families sit above the index)
 task_folders.use_parser(load_task)
 
 SPLIT_ALIASES = {"lite": "low"}
+#: MLE-bench's splits (its complexity levels and the dev set); task folders may add others
+SPLITS = ("low", "medium", "high", "dev")
+
+
+def _folded(name: str) -> str:
+    """``name`` as benchmark names are compared: case-insensitive, ``-``, ``_`` and spaces
+    ignored (``MLE-bench``, ``MLEBench`` and ``mlebench`` are one name)."""
+    return "".join(c for c in name.casefold() if c not in "-_ ")
+
+
+def benchmark_names() -> list[str]:
+    """The benchmark names of the tasks (as their task.yaml spells them), sorted."""
+    return sorted({entry.benchmark for entry in task_index().values()})
+
+
+def canonical_benchmark(name: str) -> str:
+    """The benchmark ``name`` designates, as task.yaml spells it: any spelling equal but for
+    case, hyphens, underscores and spaces (``MLE-bench`` -> ``MLEBench``, ``ML-Bench`` ->
+    ``MLBench``). ValueError naming the valid ones for any other name."""
+    found = [b for b in benchmark_names() if _folded(b) == _folded(name)]
+    if found:
+        return found[0]
+    raise ValueError(
+        f"unknown benchmark {name!r}; choose one of {', '.join(benchmark_names())} "
+        "(case and hyphens do not matter: MLE-bench, ML-Bench also work)"
+    )
+
+
+def canonical_split(name: str) -> str:
+    """The split ``name`` designates (``lite`` is ``low``; case-insensitive): one of
+    :data:`SPLITS` or a split some task declares. ValueError naming the valid ones
+    otherwise."""
+    wanted = name.strip().lower()
+    wanted = SPLIT_ALIASES.get(wanted, wanted)
+    if wanted in SPLITS:
+        return wanted
+    declared = {s.split for s in all_tasks().values() if s.split}
+    if wanted in declared:
+        return wanted
+    others = sorted(declared - set(SPLITS))
+    choices = ["lite (= low)", *SPLITS[1:], *others]
+    raise ValueError(f"unknown split {name!r}; choose one of {', '.join(choices)}")
 
 
 def evaluation_set(
@@ -157,18 +223,20 @@ def evaluation_set(
 ) -> list[TaskSpec]:
     """Tasks of an evaluation set, sorted by env id.
 
-    ``split`` filters by split (``lite`` is MLE-bench's name for ``low``); ``benchmark``
-    by benchmark name (case-insensitive). Tasks with known test-label leakage are left
-    out unless ``include_leaky`` — the default evaluation sets never contain them.
+    ``split`` filters by split (``lite`` is MLE-bench's name for ``low``; see
+    :func:`canonical_split`); ``benchmark`` by benchmark name (any spelling
+    :func:`canonical_benchmark` takes). An unknown split or benchmark is a ValueError
+    naming the valid ones. Tasks with known test-label leakage are left out unless
+    ``include_leaky`` — the default evaluation sets never contain them.
     """
-    wanted = SPLIT_ALIASES.get(split, split) if split else None
+    bench = canonical_benchmark(benchmark) if benchmark else None
     keys = [  # by the index first: other benchmarks' families are never loaded
-        key
-        for key, entry in task_index().items()
-        if not benchmark or entry.benchmark.lower() == benchmark.lower()
+        key for key, entry in task_index().items() if bench is None or entry.benchmark == bench
     ]
+    specs = list(_specs(keys)[0].values())
+    wanted = canonical_split(split) if split else None
     out = []
-    for spec in _specs(keys)[0].values():
+    for spec in specs:
         if wanted and (spec.split or "") != wanted:
             continue
         if spec.leaky and not include_leaky:

@@ -2,8 +2,9 @@
 
     python scripts/bench.py [--tiny] [--backends local,docker] [--only GROUPS] [--out FILE]
 
-Prints a table (medians over repeated runs; every ratio measured side by side in
-the same run) and writes a JSON file with the machine description.
+Prints a table (medians over repeated runs; the ratio column is median / baseline,
+both measured side by side in the same run, marked better or worse, with a note under
+the table saying which way is better) and writes a JSON file with the machine description.
 """
 
 from __future__ import annotations

@@ -422,8 +422,8 @@ Be aware of what this does **not** protect against:
   matters.
 * **Side channels and host information.** Timing, CPU load, cache behaviour,
   `/proc/meminfo`, `/proc/loadavg`, the kernel version and CPU model are visible.
-  In the `local` backend `/proc/1/cmdline` shows the bubblewrap command line,
-  which names host paths (the workspace's and the public data's); the private
+  In the `local` backend `/proc/self/mountinfo` names the host paths of the
+  workspace and the public data (the mounts' sources); the private
   folder is next to the public one but is not mounted, so knowing its path does
   not help (`answers-host-path` uses exactly that path).
 * **The `unsafe-local` backend** has no isolation at all: the agent can read the

@@ -59,8 +59,12 @@ HEADER = (
 # Where the reference figures are wrong or blank, and MLE-bench's own grader says otherwise.
 CORRECTIONS: dict[str, dict[str, Any]] = {
     "ventilator-pressure-prediction": {
+        "metric": "mean-absolute-error",
         "lower_is_better": True,
-        "why": "the reference CSV leaves the direction blank; MLE-bench grades a masked MAE",
+        "why": (
+            "the reference CSV names the metric dice-hausdorff-combo (as MLE-bench's "
+            "config.yaml does) with no direction; MLE-bench's grade.py computes a masked MAE"
+        ),
     },
 }
 

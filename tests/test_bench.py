@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from mle_gym.bench import SCHEMA, BenchConfig, Figure
+from mle_gym.bench import SCHEMA, BenchConfig, BenchReport, Figure, format_table
 from mle_gym.bench.timing import interleaved, median_ratio
 from mle_gym.cli import main
 
@@ -64,6 +64,7 @@ def test_tiny_bench_completes_and_writes_the_document(backend: str, run) -> None
     assert doc["config"]["argv"]
     assert _positive(doc["duration_s"])
     assert "| measurement |" in table and "JSON:" in table
+    assert "| ratio = median / baseline |" in table and "lower is better" in table
 
 
 def test_every_figure_is_a_positive_number(backend: str, run) -> None:
@@ -178,3 +179,40 @@ def test_tiny_config_differs_only_in_size() -> None:
     assert tiny.families == full.families and tiny.backends == full.backends
     assert tiny.grading_rows < full.grading_rows and max(tiny.parallel) < max(full.parallel)
     assert BenchConfig.tiny(repeats=9).repeats == 9
+
+
+def _figure(label: str, unit: str, value: float, baseline: float | None) -> Figure:
+    ratio = value / baseline if baseline else None
+    return Figure(
+        key=label, family="f", label=label, unit=unit, value=value, samples=3,
+        baseline_label="base" if baseline else None, baseline=baseline, ratio=ratio,
+    )  # fmt: skip
+
+
+def test_the_table_says_what_the_ratio_divides_and_which_way_is_better() -> None:
+    report = BenchReport(machine={}, config={})
+    report.figures = [
+        _figure("slow step", "ms", 30.0, 10.0),
+        _figure("fast cell", "ms", 5.0, 50.0),
+        _figure("even step", "ms", 10.0, 10.0),
+        _figure("parallel episodes", "episodes/min", 90.0, 50.0),
+        _figure("fewer episodes", "episodes/min", 25.0, 50.0),
+        _figure("memory", "MB", 3.0, None),
+    ]
+    table = format_table(report)
+    lines = table.splitlines()
+    assert lines[0].split("|")[-2].strip() == "ratio = median / baseline"
+    cell = {line.split("|")[1].strip(): line.split("|")[-2].strip() for line in lines[2:8]}
+    assert cell == {
+        "slow step": "3x (worse)",
+        "fast cell": "0.1x (better)",
+        "even step": "1x (level)",
+        "parallel episodes": "1.8x (better)",
+        "fewer episodes": "0.5x (worse)",
+        "memory": "",
+    }
+    note = lines[9]
+    assert note.startswith("ratio = median / baseline") and "measurement / baseline" in note
+    assert "For times lower is better" in note and "higher is better" in note
+    report.figures = [_figure("memory", "MB", 3.0, None)]
+    assert "ratio = median / baseline," not in format_table(report)  # no ratio, no note

@@ -354,7 +354,8 @@ def test_failing_agent_makes_failed_episodes_and_the_run_completes(tmp_path: Pat
     raised = load(folder / "seed-0" / "episode.json")
     assert raised["status"] == "failed" and raised["steps"] == 2
     (error,) = raised["errors"]
-    assert error["phase"] == "episode" and error["type"] == "RuntimeError"
+    assert error["phase"] == "agent" and error["type"] == "RuntimeError"
+    assert raised["failure_kind"] == "agent"
     assert "the agent broke on purpose" in error["traceback"]
     assert "Traceback (most recent call last)" in error["traceback"]
     assert not (folder / "seed-0" / "grade.json").exists()

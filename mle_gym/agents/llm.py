@@ -69,6 +69,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from mle_gym.agents.base import Agent, AgentConfigError, AgentError
+from mle_gym.hints import Hinted, Setting
 
 if TYPE_CHECKING:
     from openai import APIError, OpenAI
@@ -199,14 +200,23 @@ class LLMAgent(Agent):
         self.model = _setting(model, "MLE_GYM_LLM_MODEL", str, "")
         if not self.model:
             raise AgentConfigError(
-                "the llm agent needs a model name: pass model=... or set $MLE_GYM_LLM_MODEL"
+                Hinted(
+                    "the llm agent needs a model name: pass ",
+                    Setting("model", option="--agent-arg"),
+                    " or set $MLE_GYM_LLM_MODEL",
+                )
             )
         self.base_url = _setting(base_url, "OPENAI_BASE_URL", str, "") or None
         key = _setting(api_key, "OPENAI_API_KEY", str, "")
         if not key and self.base_url is None and client is None:
             raise AgentConfigError(
-                "the llm agent needs an API key for the OpenAI API: pass api_key=... or set "
-                "$OPENAI_API_KEY (or point base_url / $OPENAI_BASE_URL at another server)"
+                Hinted(
+                    "the llm agent needs an API key for the OpenAI API: pass ",
+                    Setting("api_key", option="--agent-arg"),
+                    " or set $OPENAI_API_KEY (or point ",
+                    Setting("base_url", option="--agent-arg"),
+                    " / $OPENAI_BASE_URL at another server)",
+                )
             )
         self.api_key = key or "EMPTY"
         self.temperature = _setting(temperature, "MLE_GYM_LLM_TEMPERATURE", float, None)

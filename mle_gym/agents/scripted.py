@@ -2,10 +2,16 @@
 
 Each family ships one (``TaskFamily.reference_policy``, in the family's
 ``policy.py``): MLE-bench's works a tabular task as a careful engineer would
-(look at the data, write and run a solution, validate, submit, with fallbacks);
-MLAgentBench's runs the task's reference solution; ML-Bench's reads the
-repository's README and writes the command it documents. The agent picks the
-policy from ``task_info["task"]`` at every reset.
+(look at the data, write and run the task's reference ``solution.py``, validate,
+submit; the generic baseline, then the sample submission, as fallbacks);
+MLAgentBench's runs the task's reference ``solution/`` (the starter code as it is
+when the task has none), in the env's toolset; ML-Bench's reads the repository's
+README and writes the command it documents (it never sees the example's reference
+command). The agent picks the policy from ``task_info["task"]`` at every reset.
+
+On every task that can run offline (the MLE-bench replicas, the offline MLAgentBench
+tasks, the shipped ML-Bench examples) an episode makes no failing tool call and ends
+with a valid submission (``tests/test_scripted_agent.py``).
 """
 
 from __future__ import annotations

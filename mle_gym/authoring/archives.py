@@ -23,9 +23,13 @@ from mle_gym.data.kaggle import MAX_UNCOMPRESSED, extract_zip
 __all__ = [
     "MAX_UNCOMPRESSED",
     "ArchiveError",
+    "archive_files",
+    "describe_files",
     "extract_archive",
     "extract_members",
     "extract_zip",
+    "files_of",
+    "is_archive",
     "read_zip_member",
 ]
 
@@ -34,6 +38,15 @@ _TAR_SUFFIXES = (".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tar.xz")
 
 class ArchiveError(ValueError):
     """The archive is malformed, unsafe, over the size cap, or of an unknown kind."""
+
+
+def is_archive(path: Path) -> bool:
+    """Whether ``path``'s name ends like an archive this module reads."""
+    try:
+        _kind(path)
+    except ArchiveError:
+        return False
+    return True
 
 
 def _kind(archive: Path) -> str:
@@ -215,3 +228,57 @@ def read_zip_member(archive: Path, member: str, max_bytes: int = 1 << 30) -> byt
         if info.file_size > max_bytes:
             raise ArchiveError(f"{archive.name}: {member} is implausibly large ({info.file_size})")
         return zf.read(info)
+
+
+def archive_files(archive: Path) -> list[str]:
+    """The names of the files in ``archive`` (zip, 7z or tar; directories left out),
+    sorted, without extracting anything; ArchiveError if it cannot be read."""
+    kind = _kind(archive)
+    try:
+        if kind == "zip":
+            with zipfile.ZipFile(archive) as zf:
+                names = [i.filename for i in zf.infolist() if not i.is_dir()]
+        elif kind == "tar":
+            with tarfile.open(archive) as tf:
+                names = [m.name for m in tf.getmembers() if m.isfile()]
+        else:
+            import py7zr
+
+            with py7zr.SevenZipFile(archive) as sz:
+                names = [i.filename for i in sz.list() if not i.is_directory]
+    except ArchiveError:
+        raise
+    except Exception as exc:  # BadZipFile, TarError, py7zr's errors, OSError
+        raise ArchiveError(f"{archive.name}: cannot be read ({type(exc).__name__}: {exc})") from exc
+    return sorted(_normalise(n) for n in names)
+
+
+def files_of(path: Path, limit: int = 10_000) -> list[str]:
+    """What ``path`` holds, for telling a user what was found: an archive's files, a
+    folder's files (relative paths, at most ``limit``, an archive in it listed as itself),
+    or the file's own name; sorted."""
+    if path.is_dir():
+        found: list[str] = []
+        for dirpath, dirnames, filenames in os.walk(path):
+            dirnames.sort()
+            for name in sorted(filenames):
+                found.append(str((Path(dirpath) / name).relative_to(path)))
+                if len(found) >= limit:
+                    return sorted(found)
+        return sorted(found)
+    if is_archive(path):
+        try:
+            return archive_files(path)
+        except ArchiveError:
+            return [path.name]
+    return [path.name]
+
+
+def describe_files(names: list[str], shown: int = 10) -> str:
+    """``names`` for a message: their count and the first ``shown`` of them
+    (``3 file(s): a.csv, b.csv, c.csv`` / ``... and 12 more``; ``no files``)."""
+    if not names:
+        return "no files"
+    head = ", ".join(names[:shown])
+    more = f" and {len(names) - shown} more" if len(names) > shown else ""
+    return f"{len(names)} file(s): {head}{more}"

@@ -1,7 +1,7 @@
 """``mle-gym bench``: the environment's own overhead, measured against what it wraps.
 
-Figures (each a median over repeated runs; each ratio measured side by side in
-the same run, interleaved):
+Figures (each a median over repeated runs; each ratio is measurement / baseline,
+both measured side by side in the same run, interleaved):
 
 * :mod:`~mle_gym.bench.file_tools`: file-tool steps vs the raw file operation;
 * :mod:`~mle_gym.bench.execute`: ``execute`` of ``true`` and ``python -c pass``

@@ -115,18 +115,47 @@ def _num(value: float) -> str:
     return f"{value:.3f}"
 
 
+def higher_is_better(unit: str) -> bool:
+    """Whether a larger figure in ``unit`` is better: rates (``episodes/min``) yes; times,
+    sizes and the rest no."""
+    return "/" in unit
+
+
+def _ratio_cell(f: Figure) -> str:
+    """``f.ratio`` as ``"3.1x (worse)"``: the word compares the measurement with its
+    baseline in the unit's sense of better (:func:`higher_is_better`)."""
+    if f.ratio is None:
+        return ""
+    text = f"{f.ratio:.3g}"
+    if text == "1":
+        return "1x (level)"
+    better = (f.ratio > 1) == higher_is_better(f.unit)
+    return f"{text}x ({'better' if better else 'worse'})"
+
+
+RATIO_NOTE = (
+    "ratio = median / baseline, measured in the same rounds (interleaved): the median over "
+    "the rounds of measurement / baseline. For times lower is better: below 1x is faster "
+    "than the baseline (0.1x = 10 times faster), above 1x is the overhead (3x = three times "
+    "as long). For rates (per minute) higher is better: above 1x is more than the baseline."
+)
+
+
 def format_table(report: BenchReport) -> str:
-    """The figures and targets as a Markdown table (what `mle-gym bench` prints)."""
+    """The figures and targets as Markdown tables (what `mle-gym bench` prints); a note
+    under the figures says what the ratio column divides and which way is better."""
     lines = [
-        "| measurement | backend | median | baseline (same run) | ratio |",
+        "| measurement | backend | median | baseline (same run) | ratio = median / baseline |",
         "|---|---|---|---|---|",
     ]
     for f in report.figures:
         base = f"{f.baseline_label}: {_num(f.baseline)} {f.unit}" if f.baseline else ""
-        ratio = f"{f.ratio:.3g}x" if f.ratio is not None else ""
         lines.append(
-            f"| {f.label} | {f.backend or ''} | {_num(f.value)} {f.unit} | {base} | {ratio} |"
+            f"| {f.label} | {f.backend or ''} | {_num(f.value)} {f.unit} | {base} "
+            f"| {_ratio_cell(f)} |"
         )
+    if any(f.ratio is not None for f in report.figures):
+        lines += ["", RATIO_NOTE]
     if report.targets:
         lines += ["", "| target | measured | limit | holds |", "|---|---|---|---|"]
         for t in report.targets:

@@ -7,7 +7,17 @@ from typing import Any
 from mle_gym._deprecation import moved_names
 from mle_gym.sandbox import BACKENDS as SANDBOX_CHOICES
 
-__all__ = ["DATA_HELP", "GRADING_HELP", "REWARD_MODE_HELP", "SANDBOX_CHOICES", "add_flag"]
+__all__ = [
+    "DATA_HELP",
+    "FAMILY_DATA_CHOICES",
+    "FAMILY_NAMES",
+    "FAMILY_REWARD_MODES",
+    "GRADING_HELP",
+    "REWARD_MODE_HELP",
+    "SANDBOX_CHOICES",
+    "SANDBOX_HELP",
+    "add_flag",
+]
 
 # MLE-bench's choices, which --data and --reward-mode no longer restrict themselves to
 __getattr__ = moved_names(
@@ -18,10 +28,40 @@ __getattr__ = moved_names(
     },
 )
 
-#: ``--data`` and ``--reward-mode`` take what the task's family accepts (its
-#: ``data_choices`` / ``reward_modes``); a value it does not is an error naming them
-DATA_HELP = "data source, one of the task family's (MLE-bench: auto, kaggle, replica, bundled)"
-REWARD_MODE_HELP = "reward mode, one of the task family's (default: auto)"
+#: each built-in family's ``data_choices`` and ``reward_modes`` by its name in the help
+#: texts: copies, so that ``--help`` imports no family (tests/test_cli_run.py checks they
+#: agree). ``--data`` and ``--reward-mode`` take what the task's family accepts; a value
+#: it does not is an error naming them.
+FAMILY_DATA_CHOICES = {
+    "MLE-bench": ("auto", "kaggle", "replica", "bundled"),
+    "MLAgentBench": ("auto", "real", "replica"),
+    "ML-Bench": ("auto",),
+}
+FAMILY_REWARD_MODES = {
+    "MLE-bench": ("auto", "percentile", "medal", "normalized", "raw"),
+    "MLAgentBench": ("auto", "improvement", "success", "raw"),
+    "ML-Bench": ("auto", "pass", "partial"),
+}
+#: the family (``family:`` in task.yaml) of each name above
+FAMILY_NAMES = {"MLE-bench": "mlebench", "MLAgentBench": "mlagentbench", "ML-Bench": "mlbench"}
+
+
+def _by_family(choices: dict[str, tuple[str, ...]]) -> str:
+    return "; ".join(f"{family}: {', '.join(values)}" for family, values in choices.items())
+
+
+DATA_HELP = (
+    f"data source, one the task's family takes ({_by_family(FAMILY_DATA_CHOICES)}; "
+    "default auto: the best one available)"
+)
+REWARD_MODE_HELP = (
+    f"reward mode, one the task's family takes ({_by_family(FAMILY_REWARD_MODES)}; "
+    "default auto: the family's own choice; see docs/families.md)"
+)
+SANDBOX_HELP = (
+    "where agent code runs: local (bubblewrap; default, or $MLE_GYM_SANDBOX), docker (needs "
+    "the image: `mle-gym sandbox build`) or unsafe-local (no isolation; debugging only)"
+)
 #: ``--grading``: an MLE-bench option (tasks of other families take none)
 GRADING_HELP = (
     "MLE-bench grading: mlebench (default; MLE-bench's own verdict) or strict "

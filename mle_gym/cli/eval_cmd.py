@@ -4,14 +4,21 @@
                  [--seeds N | --seed-list K [K ...]]
                  [--agent scripted|random|llm|pkg.mod:Class|path/agent.py:Class]
                  [--agent-arg KEY=VALUE ...] [--sandbox local|docker|unsafe-local]
-                 [--data auto|kaggle|replica|bundled] [--reward-mode MODE]
-                 [--max-steps N] [--time-budget SECONDS]
+                 [--data auto|kaggle|replica|bundled] [--reward-mode MODE] [--grading G]
+                 [--replica-seed N|per-seed] [--max-steps N] [--time-budget SECONDS]
                  --out RUN_DIR [--resume] [--retry-failed]
                  [--workers N] [--backend local|ray] [--ray-address ADDRESS]
+                 [--start-method spawn|forkserver] [--episode-timeout SECONDS]
+                 [--max-consecutive-failures N] [--[no-]progress] [--[no-]plots]
+
+Execution options (the last two lines) are stored in RUN_DIR/config.json: a
+resumed run uses them unless given again (then the new ones are stored).
 
 Exit status: 0 when every planned episode finished and none failed, 1 when some
-failed (the run still completed and was reported), 2 on a configuration error,
-130 when interrupted (resume with ``--resume``).
+failed (the run still completed and was reported), 2 on a configuration error —
+including a run stopped early because its first episodes all failed the same way
+(``--max-consecutive-failures``) —, 130 when interrupted (Ctrl-C, SIGTERM: the
+counts and the command that continues the run are printed).
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ from mle_gym.cli.arguments import (
     GRADING_HELP,
     REWARD_MODE_HELP,
     SANDBOX_CHOICES,
+    SANDBOX_HELP,
     add_flag,
 )
 
@@ -46,8 +54,9 @@ def register(sub: Any) -> None:
         help=EVAL_HELP,
         description=EVAL_HELP,
         epilog="With --resume, options left out are taken from RUN_DIR/config.json; the "
-        "settings must match it and the plan may only grow. Exit status: 0 all episodes "
-        "done, 1 some failed, 2 configuration error, 130 interrupted.",
+        "settings must match it and the plan may only grow; execution options given again "
+        "replace the stored ones. Exit status: 0 all episodes done, 1 some failed, 2 "
+        "configuration error (or an early stop on a systematic failure), 130 interrupted.",
     )
     add_eval_arguments(p)
     p.set_defaults(func=cmd_eval)
@@ -83,14 +92,30 @@ def _add_episode_arguments(p: argparse.ArgumentParser) -> None:
         metavar="KEY=VALUE",
         help="argument for the agent (repeatable; JSON values are parsed)",
     )
-    ep.add_argument("--sandbox", choices=SANDBOX_CHOICES)
+    ep.add_argument("--sandbox", choices=SANDBOX_CHOICES, help=SANDBOX_HELP)
     ep.add_argument("--data", help=DATA_HELP)
     ep.add_argument("--reward-mode", help=REWARD_MODE_HELP)
     ep.add_argument("--grading", help=GRADING_HELP)
+    ep.add_argument(
+        "--replica-seed",
+        type=replica_seed_arg,
+        metavar="N|per-seed",
+        help="replica data variant (tasks with offline replicas): N for every episode, or "
+        "per-seed: the episode of seed k on variant k (default: the family's, 0)",
+    )
     ep.add_argument("--max-steps", type=int, help="step budget per episode (default: task's)")
     ep.add_argument(
         "--time-budget", type=float, metavar="SECONDS", help="wall-clock budget per episode"
     )
+
+
+def replica_seed_arg(text: str) -> int | str:
+    """``--replica-seed`` value: a non-negative integer or ``per-seed``."""
+    if text == "per-seed":
+        return text
+    if text.strip().isdigit():
+        return int(text)
+    raise argparse.ArgumentTypeError(f"expected a non-negative integer or per-seed, got {text!r}")
 
 
 def _add_execution_arguments(p: argparse.ArgumentParser) -> None:
@@ -104,7 +129,7 @@ def _add_execution_arguments(p: argparse.ArgumentParser) -> None:
         type=int,
         help="episodes at a time (local default 1; ray default: the cluster's CPUs)",
     )
-    run.add_argument("--backend", choices=EVAL_BACKENDS, default="local")
+    run.add_argument("--backend", choices=EVAL_BACKENDS, help="where episodes run (default local)")
     run.add_argument(
         "--ray-address",
         help="join this Ray cluster (default: start a local instance); RUN_DIR must be on a "
@@ -113,17 +138,32 @@ def _add_execution_arguments(p: argparse.ArgumentParser) -> None:
     run.add_argument(
         "--start-method",
         choices=START_METHODS,
-        default="spawn",
-        help="how local workers are started (never a plain fork)",
+        help="how local workers are started (default spawn; never a plain fork)",
     )
     run.add_argument(
         "--episode-timeout",
         type=float,
         metavar="SECONDS",
-        help="local backend: stop a worker whose episode runs longer than this (failed)",
+        help="local backend: stop a worker whose episode runs longer than this (failed; "
+        "0: no limit)",
     )
-    add_flag(run, "--no-progress", "no progress line on stderr")
-    add_flag(run, "--no-plots", "write the report without plots")
+    run.add_argument(
+        "--max-consecutive-failures",
+        type=int,
+        metavar="N",
+        help="stop the run (exit 2) when N episodes in a row fail with the same error and "
+        "none has succeeded (default 3; 0: never stop early)",
+    )
+    run.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        help="the progress line on stderr (default on)",
+    )
+    run.add_argument(
+        "--plots",
+        action=argparse.BooleanOptionalAction,
+        help="PNG plots in the report (default on)",
+    )
 
 
 def add_eval_arguments(p: argparse.ArgumentParser) -> None:
@@ -156,6 +196,7 @@ def request_from_args(args: argparse.Namespace) -> Any:
         data=args.data,
         reward_mode=args.reward_mode,
         grading=args.grading,
+        replica_seed=args.replica_seed,
         max_steps=args.max_steps,
         time_budget_s=args.time_budget,
         resume=args.resume,
@@ -165,8 +206,9 @@ def request_from_args(args: argparse.Namespace) -> Any:
         ray_address=args.ray_address,
         start_method=args.start_method,
         episode_timeout_s=args.episode_timeout,
-        progress=not args.no_progress,
-        plots=not args.no_plots,
+        max_consecutive_failures=args.max_consecutive_failures,
+        progress=args.progress,
+        plots=args.plots,
     )
 
 
@@ -183,10 +225,27 @@ def summary(report: dict[str, Any]) -> dict[str, Any]:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    """Run ``eval``; print where the results are and a short summary (stdout)."""
-    from mle_gym.evaluation.evaluate import run_eval
+    """Run ``eval``; print where the results are and a short summary (stdout). Interrupted:
+    the counts and the command that continues the run (stderr, exit 130); stopped early
+    on a systematic failure: that error as one line and the command (stderr, exit 2)."""
+    from mle_gym.evaluation.evaluate import EarlyStop, EvalInterrupted, run_eval
+    from mle_gym.textsafe import escape_line
 
-    result = run_eval(request_from_args(args))
+    try:
+        result = run_eval(request_from_args(args))
+    except EvalInterrupted as stop:
+        print(f"[eval] {stop.summary()}", file=sys.stderr)
+        print(f"[eval] to continue: {stop.resume_command}", file=sys.stderr)
+        return 130
+    except EarlyStop as stop:
+        print(f"mle-gym: error: {escape_line(str(stop))}", file=sys.stderr)
+        print(
+            f"[eval] {stop.failed} failed, {stop.done} done, {stop.pending} pending; once the "
+            f"cause is fixed, continue with: {stop.resume_command} "
+            "(--max-consecutive-failures 0 never stops early)",
+            file=sys.stderr,
+        )
+        return 2
     out: dict[str, Any] = {"run_dir": str(result.run_dir), "ran": result.ran}
     if result.report is not None:
         out.update(summary(result.report))

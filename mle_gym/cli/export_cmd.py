@@ -13,7 +13,12 @@ def register(sub: Any) -> None:
     """Add ``export`` to an argparse subparsers object."""
     p = sub.add_parser("export", help="turn recorded trajectories into a dataset file")
     p.add_argument("run_dir", help="a folder of trajectory .jsonl files (searched recursively)")
-    p.add_argument("--format", default="chat-jsonl", choices=["chat-jsonl"])
+    p.add_argument(
+        "--format",
+        default="chat-jsonl",
+        choices=["chat-jsonl"],
+        help="dataset format: chat-jsonl (one episode a line: its chat messages, tools, grade)",
+    )
     p.add_argument("--out", help="output file (default RUN_DIR/episodes.chat.jsonl)")
     add_flag(p, "--include-incomplete", "also export episodes that did not end")
     p.set_defaults(func=cmd_export)

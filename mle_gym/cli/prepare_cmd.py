@@ -1,4 +1,10 @@
-"""``mle-gym prepare``: prepare a task's data (Kaggle zip or API, replica, a family's own)."""
+"""``mle-gym prepare``: prepare a task's data (Kaggle zip or API, replica, a family's own).
+
+One task (``prepare TASK``): its family's summary, or the error as one line (exit 2).
+Many (``--split`` and/or ``--benchmark``): every task is tried and one table says how each
+went (:mod:`mle_gym.cli.prepare_summary`); exit 0 when all are ready, 1 otherwise, 2 on bad
+usage (an unknown split or benchmark, a task given too).
+"""
 
 from __future__ import annotations
 
@@ -13,8 +19,13 @@ from mle_gym.cli.arguments import add_flag
 def register(sub: Any) -> None:
     """Add ``prepare`` to an argparse subparsers object."""
     p = sub.add_parser("prepare", help="prepare a task's data (Kaggle zip/API, or replica)")
-    p.add_argument("task", nargs="?", help="task id (or use --split)")
-    p.add_argument("--split", help="prepare every task of a split (lite, dev, ...)")
+    p.add_argument("task", nargs="?", help="task id or env id (or use --split / --benchmark)")
+    p.add_argument("--split", help="prepare every task of a split: lite (= low), medium, high, dev")
+    p.add_argument(
+        "--benchmark",
+        help="prepare every task of a benchmark (MLEBench, MLAgentBench, MLBench; with "
+        "--split: its tasks of that split)",
+    )
     p.add_argument(
         "--from",
         dest="from_zip",
@@ -42,36 +53,87 @@ def _prepare(task: Any, args: argparse.Namespace, from_path: Path | None) -> str
     return make_family(task).prepare(request)
 
 
-def _prepare_split(args: argparse.Namespace) -> int:
-    """Prepare every task of ``args.split``; 1 if any failed (each is reported)."""
+def _manifests(task: Any) -> dict[str, int]:
+    """The prepared variants of ``task`` in the data cache: folder name -> the time its
+    manifest was written (ns)."""
+    from mle_gym.data import store
+
+    folder = store.variant_dir(task, "variant").parent  # the folder of the task's variants
+    if not folder.is_dir():
+        return {}
+    return {m.parent.name: m.stat().st_mtime_ns for m in folder.glob(f"*/{store.MANIFEST}")}
+
+
+def _prepare_one_of_many(task: Any, args: argparse.Namespace) -> Any:
+    """Prepare ``task`` for the summary: ``prepared`` (naming the variants built) or
+    ``already prepared`` when the cache held it; raises as the family does."""
+    from mle_gym.cli.prepare_summary import Outcome
+
+    before = _manifests(task)
+    _prepare(task, args, None)
+    built = sorted(name for name, when in _manifests(task).items() if before.get(name) != when)
+    if built or args.force:
+        return Outcome(task.env_id, "prepared", ", ".join(built))
+    return Outcome(task.env_id, "already prepared")
+
+
+def _selection(args: argparse.Namespace) -> tuple[list[Any], int]:
+    """The tasks ``--split``/``--benchmark`` select (with ``--replica``: those with an
+    offline replica) and how many were left out for having none."""
     from mle_gym.tasks import evaluation_set
 
+    tasks = evaluation_set(args.split, args.benchmark, include_leaky=True)
+    if not tasks:
+        raise ValueError(
+            f"no task of benchmark {args.benchmark} is in split {args.split}"
+            if args.split and args.benchmark
+            else "no task selected"
+        )
+    if not args.replica:
+        return tasks, 0
+    kept = [t for t in tasks if "replica" in t.data]
+    if not kept:
+        raise ValueError("no selected task has an offline replica")
+    return kept, len(tasks) - len(kept)
+
+
+def _prepare_many(args: argparse.Namespace) -> int:
+    """Prepare every task of the selection; print the summary table; 0 if all are ready."""
+    from mle_gym.cli.prepare_summary import run_each, summary_lines
+    from mle_gym.textsafe import escape_line
+
     if args.task or args.from_zip:
-        raise ValueError("give either a task (optionally with --from) or --split, not both")
-    failures = 0
-    for spec in evaluation_set(args.split, include_leaky=True):
-        if args.replica and "replica" not in spec.data:
-            continue
-        try:
-            summary = _prepare(spec, args, None)
-            print(summary.splitlines()[0] if summary else f"prepared {spec.env_id}")
-        except NotImplementedError as exc:  # the family prepares nothing: not a failure
-            print(f"skipped {spec.env_id}: {exc}")
-        except Exception as exc:  # report and go on with the others
-            failures += 1
-            print(f"FAILED {spec.env_id}: {exc}", file=sys.stderr)
-    return 1 if failures else 0
+        raise ValueError(
+            "give either a task (optionally with --from) or --split/--benchmark, not both"
+        )
+    tasks, without_replica = _selection(args)
+    by_id = {t.env_id: t for t in tasks}
+    interactive = sys.stderr.isatty()
+
+    def progress(line: str) -> None:
+        if interactive:
+            print(f"preparing {line}", file=sys.stderr, flush=True)
+
+    outcomes = run_each(list(by_id), lambda e: _prepare_one_of_many(by_id[e], args), progress)
+    lines = summary_lines(outcomes)
+    if without_replica:
+        lines.append(f"{without_replica} selected task(s) have no offline replica (left out)")
+    print("\n".join(escape_line(line) for line in lines))
+    return 0 if all(o.done for o in outcomes) else 1
 
 
 def cmd_prepare(args: argparse.Namespace) -> int:
-    """Prepare one task (or a split); print what was prepared."""
-    from mle_gym.tasks import get_task
+    """Prepare one task (or a split / benchmark); print what was prepared."""
+    from mle_gym.tasks import get_task_noting
+    from mle_gym.textsafe import escape_line
 
-    if args.split:
-        return _prepare_split(args)
+    if args.split or args.benchmark:
+        return _prepare_many(args)
     if not args.task:
-        raise ValueError("name a task, or use --split")
-    task = get_task(args.task)
+        raise ValueError("name a task, or use --split / --benchmark")
+    task, note = get_task_noting(args.task)
+    if note:
+        print(f"mle-gym: note: {escape_line(note)}", file=sys.stderr)
     from_path = Path(args.from_zip).expanduser().resolve() if args.from_zip else None
     print(_prepare(task, args, from_path))
     return 0

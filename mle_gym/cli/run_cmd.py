@@ -1,5 +1,14 @@
 """``mle-gym run``: run one episode and print its transcript and grade.
 
+The options are checked against the task's family before anything starts: ``--data``,
+``--reward-mode`` take one of the family's ``data_choices`` / ``reward_modes``, and
+``--grading``, ``--replica-seed`` need a family with that option; a wrong one is an
+error naming what the family takes. The agent is built as ``mle-gym eval`` builds it
+(:func:`mle_gym.agents.make_agent`: a built-in name, ``module:Class`` or
+``path/agent.py:Class``), before the env; an agent that cannot be built or fails while
+the episode runs (e.g. its model endpoint is down) is an AgentError, which ``mle-gym``
+prints as one line (exit status 2).
+
 What the agent produced is printed escaped and quoted (every line starts with
 ``| ``), so no agent output can pass for a line of the command's own.
 """
@@ -7,6 +16,8 @@ What the agent produced is printed escaped and quoted (every line starts with
 from __future__ import annotations
 
 import argparse
+import re
+import sys
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -17,12 +28,15 @@ from mle_gym.cli.arguments import (
     GRADING_HELP,
     REWARD_MODE_HELP,
     SANDBOX_CHOICES,
+    SANDBOX_HELP,
     add_flag,
 )
 from mle_gym.textsafe import escape_line, json_for_terminal, quote_block
 
 if TYPE_CHECKING:
     from mle_gym.episode_runner import EpisodeResult
+    from mle_gym.families.base import TaskFamily
+    from mle_gym.task_spec import TaskSpec
 
 DISPLAY_CHARS = 3000
 
@@ -30,26 +44,45 @@ DISPLAY_CHARS = 3000
 def register(sub: Any) -> None:
     """Add ``run`` to an argparse subparsers object."""
     p = sub.add_parser("run", help="run one episode and print its transcript and grade")
-    p.add_argument("--env", required=True, help="env id, e.g. MLEBench/spaceship-titanic-v0")
+    p.add_argument(
+        "--env",
+        required=True,
+        metavar="ID",
+        help="env id (MLEBench/spaceship-titanic-v0) or task id (spaceship-titanic)",
+    )
     p.add_argument(
         "--agent",
         default="scripted",
-        help="scripted, random, llm, or an import path pkg.module:Class",
+        help="built-in agent (scripted, random, llm) or a class with reset/act methods: "
+        "package.module:Class or path/agent.py:Class (default scripted)",
     )
     p.add_argument(
         "--agent-arg",
         action="append",
         default=[],
         metavar="KEY=VALUE",
-        help="keyword argument for the agent (repeatable), e.g. model=gpt-4o",
+        help="argument for the agent (repeatable; JSON values are parsed), e.g. model=gpt-4o",
     )
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--seed", type=int, default=0, metavar="N", help="episode and agent seed (default 0)"
+    )
     p.add_argument("--data", default="auto", help=DATA_HELP)
-    p.add_argument("--sandbox", choices=SANDBOX_CHOICES)
-    p.add_argument("--reward-mode", help=REWARD_MODE_HELP)
+    p.add_argument(
+        "--replica-seed",
+        type=int,
+        metavar="N",
+        help="replica data variant (families with offline replicas: MLE-bench, "
+        "MLAgentBench; default: the family's, 0)",
+    )
+    p.add_argument("--sandbox", choices=SANDBOX_CHOICES, help=SANDBOX_HELP)
+    p.add_argument("--reward-mode", metavar="MODE", help=REWARD_MODE_HELP)
     p.add_argument("--grading", help=GRADING_HELP)
-    p.add_argument("--max-steps", type=int, help="step budget (default: the task's)")
-    p.add_argument("--trajectory", help="trajectory JSONL path (default under $MLE_GYM_HOME/runs)")
+    p.add_argument("--max-steps", type=int, metavar="N", help="step budget (default: the task's)")
+    p.add_argument(
+        "--trajectory",
+        metavar="PATH",
+        help="trajectory JSONL path (default under $MLE_GYM_HOME/runs)",
+    )
     add_flag(p, "--no-trajectory", "do not record a trajectory")
     add_flag(p, "--full", "print observations in full")
     add_flag(p, "--quiet", "print only the result")
@@ -117,18 +150,80 @@ def format_result(result: EpisodeResult, trajectory: Path | None) -> str:
     return "\n=== result ===\n" + json_for_terminal(fields)
 
 
-def _make_kwargs(args: argparse.Namespace, trajectory: Path | None) -> dict[str, Any]:
-    """The ``gym.make`` keywords the options ask for (unset options keep the env's defaults)."""
+def _choice(flag: str, value: str, allowed: tuple[str, ...], what: str, task: TaskSpec) -> None:
+    """ValueError unless ``value`` is one of ``allowed`` (the family's ``what``)."""
+    if value not in allowed:
+        raise ValueError(
+            f"{flag} {value!r} is not one of the {what} of {task.env_id} ({task.family} "
+            f"family): {', '.join(allowed)}"
+        )
+
+
+def _family_option(flag: str, name: str, family: type[TaskFamily], task: TaskSpec) -> None:
+    """ValueError unless the task's family has the option ``name``."""
+    known = family.option_names()
+    if name not in known:
+        takes = f"its options are {', '.join(known)}" if known else "it takes no options"
+        raise ValueError(
+            f"{flag} does not apply to {task.env_id}: the {task.family} family has no "
+            f"{name} option ({takes})"
+        )
+
+
+def _make_kwargs(
+    args: argparse.Namespace, trajectory: Path | None, task: TaskSpec, family: type[TaskFamily]
+) -> dict[str, Any]:
+    """The ``gym.make`` keywords the options ask for (unset options keep the env's
+    defaults), each checked against the task's ``family`` first (ValueError naming what
+    the family takes)."""
+    _choice("--data", args.data, family.data_choices, "data sources", task)
     make_kwargs: dict[str, Any] = {"data": args.data, "trajectory_path": trajectory}
     if args.sandbox:
         make_kwargs["sandbox"] = args.sandbox
     if args.max_steps:
         make_kwargs["max_episode_steps"] = args.max_steps
     if args.reward_mode:
+        _choice("--reward-mode", args.reward_mode, family.reward_modes, "reward modes", task)
         make_kwargs["reward_mode"] = args.reward_mode
     if args.grading:
+        _family_option("--grading", "grading", family, task)
         make_kwargs["grading"] = args.grading
+    if args.replica_seed is not None:
+        _family_option("--replica-seed", "replica_seed", family, task)
+        if args.data not in ("auto", "replica"):
+            raise ValueError(
+                f"--replica-seed chooses a variant of replica data; it does not apply to "
+                f"--data {args.data}"
+            )
+        if args.replica_seed < 0:
+            raise ValueError(f"--replica-seed must be >= 0, got {args.replica_seed}")
+        make_kwargs["replica_seed"] = args.replica_seed
     return make_kwargs
+
+
+def _agent_label(spec: str) -> str:
+    """The agent's name in file names: a built-in name, else the class name of a path."""
+    name = spec.strip().rpartition(":")[2] or spec
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._") or "agent"
+
+
+def _resolve_task(name: str) -> TaskSpec:
+    """The task ``--env`` names (unknown names get a did-you-mean); a bare id that tasks
+    of several benchmarks share says on stderr which one it chose."""
+    from mle_gym.tasks import get_task, task_index
+
+    task = get_task(name)
+    bare = "/" not in name.split(":", 1)[-1]
+    others = sorted(
+        e.env_id for e in task_index().values() if e.id == task.id and e.env_id != task.env_id
+    )
+    if bare and others:
+        print(
+            f"mle-gym run: {name!r} is {task.env_id} (also {', '.join(others)}: give the "
+            "env id to run another)",
+            file=sys.stderr,
+        )
+    return task
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -137,24 +232,30 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     import mle_gym  # noqa: F401 - registers the envs
     from mle_gym.agents import make_agent
+    from mle_gym.agents.base import AgentError
     from mle_gym.episode_runner import run_episode
     from mle_gym.evaluation.agent_spec import parse_agent_args
-    from mle_gym.tasks import get_task
+    from mle_gym.families import family_class
 
-    task = get_task(args.env)
+    task = _resolve_task(args.env)
     trajectory = None
     if not args.no_trajectory:
         stamp = time.strftime("%Y%m%d-%H%M%S")
+        label = _agent_label(args.agent)
         trajectory = (
             Path(args.trajectory)
             if args.trajectory
-            else paths.home() / "runs" / f"{task.id}-{args.agent}-{stamp}-seed{args.seed}.jsonl"
+            else paths.home() / "runs" / f"{task.id}-{label}-{stamp}-seed{args.seed}.jsonl"
         )
-    env = gym.make(task.env_id, **_make_kwargs(args, trajectory))
+    make_kwargs = _make_kwargs(args, trajectory, task, family_class(task.family))
     agent = make_agent(args.agent, seed=args.seed, **parse_agent_args(args.agent_arg))
+    env = gym.make(task.env_id, **make_kwargs)
     quiet = args.quiet
+    steps = 0
 
     def on_step(i: int, action: Any, obs: str, reward: float, info: dict[str, Any]) -> None:
+        nonlocal steps
+        steps = i
         if not quiet:
             print(format_step(i, action, obs, info, full=args.full))
 
@@ -166,6 +267,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         if not quiet:
             print(f"=== {task.env_id} · agent {args.agent} · seed {args.seed} ===")
         result = run_episode(env, agent, seed=args.seed, on_step=on_step, on_reset=on_reset)
+    except AgentError as exc:
+        raise AgentError(f"agent {args.agent!r} failed at step {steps + 1}: {exc}") from exc
     finally:
         env.close()
     print(format_result(result, trajectory))

@@ -11,11 +11,16 @@ from mle_gym.cli.arguments import add_flag
 def register(sub: Any) -> None:
     """Add ``sandbox`` to an argparse subparsers object."""
     p = sub.add_parser("sandbox", help="sandbox backends: build the docker image, gc, status")
-    p.add_argument("action", choices=["build", "gc", "status"])
+    p.add_argument(
+        "action",
+        choices=["build", "gc", "status"],
+        help="build: the docker image (no registry needed); gc: remove orphaned containers; "
+        "status: which backends are available",
+    )
     p.add_argument(
         "--image", help="image name (default $MLE_GYM_DOCKER_IMAGE or mle-gym-runtime:py<X.Y>)"
     )
-    add_flag(p, "--force", "rebuild even if up to date")
+    add_flag(p, "--force", "rebuild even if up to date (the replaced image is removed)")
     p.add_argument(
         "--requirements",
         action="append",
@@ -33,7 +38,8 @@ def register(sub: Any) -> None:
 
 
 def cmd_sandbox(args: argparse.Namespace) -> int:
-    """Build the docker image, remove orphaned containers, or print each backend's status."""
+    """Build the docker image, remove orphaned containers and unused untagged images left
+    by rebuilds, or print each backend's status."""
     if args.action == "build":
         from mle_gym.sandbox.image import build_image, read_requirements
 
@@ -44,12 +50,18 @@ def cmd_sandbox(args: argparse.Namespace) -> int:
         print(f"image {name} is ready")
         return 0
     if args.action == "gc":
-        from mle_gym.sandbox.docker import gc_containers
+        from mle_gym.sandbox.docker import client_from_env, gc_containers
+        from mle_gym.sandbox.image import prune_dangling_images
 
-        removed = gc_containers(all_hosts=args.all_hosts)
+        client = client_from_env()
+        removed = gc_containers(client, all_hosts=args.all_hosts)
         print(f"removed {len(removed)} orphaned container(s)")
         for cid in removed:
             print(f"  {cid[:12]}")
+        images = prune_dangling_images(client)
+        print(f"removed {len(images)} untagged image(s) left by rebuilds")
+        for image_id in images:
+            print(f"  {image_id.removeprefix('sha256:')[:12]}")
         return 0
     from mle_gym.sandbox import BACKENDS, check_kind
     from mle_gym.sandbox.base import SandboxUnavailable

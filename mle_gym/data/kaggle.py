@@ -26,6 +26,44 @@ class KaggleError(SetupError):
     """Kaggle data could not be obtained; the message says what to do."""
 
 
+def competition_url(competition: str, page: str = "") -> str:
+    """The kaggle.com page of ``competition`` (``page``: ``data``, ``rules``...)."""
+    return f"https://www.kaggle.com/competitions/{competition}" + (f"/{page}" if page else "")
+
+
+class MissingCredentials(KaggleError):
+    """No Kaggle API credentials: the message says how to set them up, or how to prepare
+    from a zip downloaded by hand (``prepare_command``), and the offline alternative
+    (``offline``) when the task has one."""
+
+    def __init__(
+        self, competition: str, *, prepare_command: str | None = None, offline: str | None = None
+    ) -> None:
+        self.competition = competition
+        by_hand = prepare_command or "`mle-gym prepare TASK --from PATH.zip`"
+        data_page = competition_url(competition, "data")
+        super().__init__(
+            "no Kaggle credentials found (~/.kaggle/kaggle.json, $KAGGLE_CONFIG_DIR, or "
+            "KAGGLE_USERNAME and KAGGLE_KEY): create an API token at "
+            "https://www.kaggle.com/settings and save it as ~/.kaggle/kaggle.json; or "
+            f"download the data from {data_page} yourself and run {by_hand}"
+            + (f"; or, offline, {offline}" if offline else "")
+        )
+
+
+class RulesNotAccepted(KaggleError):
+    """Kaggle refused the download (403): the competition's rules, at ``url``, must be
+    accepted on kaggle.com first."""
+
+    def __init__(self, competition: str) -> None:
+        self.competition = competition
+        self.url = competition_url(competition, "rules")
+        super().__init__(
+            f"Kaggle refused the download (403). Accept the rules of the competition at "
+            f"{self.url}, then retry."
+        )
+
+
 def has_credentials() -> bool:
     """True if the kaggle package would find credentials (legacy key or access token)."""
     if os.environ.get("KAGGLE_USERNAME") and os.environ.get("KAGGLE_KEY"):
@@ -38,15 +76,21 @@ def has_credentials() -> bool:
     )
 
 
-def download_competition(competition: str, dest: Path) -> Path:
-    """Download ``<competition>.zip`` into ``dest`` through the Kaggle API; return its path."""
+def download_competition(
+    competition: str,
+    dest: Path,
+    *,
+    prepare_command: str | None = None,
+    offline: str | None = None,
+) -> Path:
+    """Download ``<competition>.zip`` into ``dest`` through the Kaggle API; return its path.
+
+    :class:`MissingCredentials` without credentials (its message names
+    ``prepare_command``, the command preparing the task from a zip downloaded by hand, and
+    ``offline``, the task's offline alternative if any), :class:`RulesNotAccepted` when
+    Kaggle refuses the download, :class:`KaggleError` for any other failure."""
     if not has_credentials():
-        raise KaggleError(
-            "no Kaggle credentials found (~/.kaggle/kaggle.json or KAGGLE_USERNAME/KAGGLE_KEY). "
-            f"Either create an API token at https://www.kaggle.com/settings, or download "
-            f"https://www.kaggle.com/competitions/{competition}/data yourself and run "
-            f"`mle-gym prepare {competition} --from PATH.zip`."
-        )
+        raise MissingCredentials(competition, prepare_command=prepare_command, offline=offline)
     try:
         from kaggle.api.kaggle_api_extended import KaggleApi
     except ImportError as exc:
@@ -60,10 +104,7 @@ def download_competition(competition: str, dest: Path) -> Path:
     except Exception as exc:
         text = str(exc)
         if "403" in text or "Forbidden" in text:
-            raise KaggleError(
-                f"Kaggle refused the download (403). Accept the rules of the competition at "
-                f"https://www.kaggle.com/competitions/{competition}/rules, then retry."
-            ) from exc
+            raise RulesNotAccepted(competition) from exc
         raise KaggleError(f"Kaggle download of '{competition}' failed: {text}") from exc
     zips = sorted(dest.glob("*.zip"))
     if not zips:
@@ -73,6 +114,8 @@ def download_competition(competition: str, dest: Path) -> Path:
 
 def extract_zip(zip_path: Path, dest: Path, max_bytes: int = MAX_UNCOMPRESSED) -> list[str]:
     """Extract ``zip_path`` into ``dest`` safely; return the extracted file names."""
+    if zip_path.is_dir():
+        raise KaggleError(f"{zip_path} is a folder; give the competition's zip file")
     if not zip_path.is_file():
         raise KaggleError(f"{zip_path}: no such file")
     try:

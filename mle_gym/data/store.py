@@ -49,6 +49,15 @@ class DataNotPrepared(SetupError):
     """The requested data variant is not in the cache and cannot be made automatically."""
 
 
+class NotYetSupported(DataNotPrepared):
+    """The task's real data cannot be prepared by this version of mle_gym."""
+
+
+class MissingRawFiles(DataNotPrepared, FileNotFoundError):
+    """The files given to prepare a task (``--from``: an archive or a folder) lack one its
+    preparation reads; the message names it and what they hold instead."""
+
+
 def prepare_function(task: TaskSpec, name: str) -> Callable[..., Any]:
     """The function ``name`` (``prepare``, ``replica``, ``download``...) of the task's
     ``prepare.py``; DataNotPrepared if the task has none."""

@@ -20,6 +20,7 @@ Modules, one concern each:
 * ``layout`` — the run directory's layout, atomic writes, the run lock;
 * ``local_backend`` / ``ray_backend`` — where episodes run;
 * ``progress`` — the live progress line; ``events`` — backend callbacks;
+* ``failfast`` — stopping a run whose first episodes all fail the same way;
 * ``report`` / ``stats`` / ``plots`` — aggregation, statistics, PNGs;
 * ``evaluate`` — :func:`run_eval`, tying it together; ``cli`` — the commands.
 

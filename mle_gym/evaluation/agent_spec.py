@@ -1,14 +1,12 @@
 """Which agent an evaluation runs, and building it inside a worker.
 
-An agent spec is one of
-
-* a built-in name (``scripted``, ``random``, ``llm``) or an import path
-  ``package.module:ClassName`` — both built by
-  :func:`mle_gym.agents.make_agent` as ``make_agent(spec, seed=seed, **agent_args)``;
-* a file path ``path/to/agent.py:ClassName`` (made absolute when the run is
-  planned, so every worker finds it whatever its working directory or
-  ``sys.path``): the class is loaded from the file and built with the agent
-  args, plus ``seed=`` when its constructor takes a ``seed``.
+An agent spec is what :func:`mle_gym.agents.make_agent` takes, the loader ``mle-gym
+run`` uses too (same forms, same error messages): a built-in name (``scripted``,
+``random``, ``llm``), an import path ``package.module:ClassName``, or a file path
+``path/to/agent.py:ClassName`` (made absolute when the run is planned, so every worker
+finds it whatever its working directory or ``sys.path``), naming any class with
+``reset`` and ``act``. Each episode's agent is ``make_agent(spec, seed=seed,
+**agent_args)``: ``seed=`` goes to a constructor that takes one.
 
 Agent args come from ``--agent-arg key=value`` (repeatable); a value that
 parses as JSON (``3``, ``0.5``, ``true``, ``null``, ``[1, 2]``) is taken as
@@ -21,10 +19,7 @@ One agent is built per episode, in the process that runs the episode.
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
-import inspect
 import json
-import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -50,10 +45,9 @@ def parse_agent_args(items: Sequence[str]) -> dict[str, Any]:
 
 def _file_target(spec: str) -> tuple[str, str] | None:
     """(file, class name) of a ``file.py:Class`` spec, else None."""
-    target, sep, attr = spec.rpartition(":")
-    if sep and target.endswith(".py"):
-        return target, attr
-    return None
+    from mle_gym.agents.factory import file_target
+
+    return file_target(spec)
 
 
 def normalize_spec(spec: str) -> str:
@@ -68,47 +62,19 @@ def normalize_spec(spec: str) -> str:
 
 
 def load_file_class(spec: str) -> type:
-    """The class a ``file.py:ClassName`` spec names (raises EvalConfigError)."""
-    file_target = _file_target(spec)
-    assert file_target is not None
-    path, attr = Path(file_target[0]), file_target[1]
-    if not path.is_file():
-        raise EvalConfigError(f"agent file {path} does not exist")
-    name = "mle_gym_eval_agent_" + "".join(c if c.isalnum() else "_" for c in str(path))
-    module = sys.modules.get(name)
-    if module is None:
-        loader_spec = importlib.util.spec_from_file_location(name, path)
-        if loader_spec is None or loader_spec.loader is None:
-            raise EvalConfigError(f"cannot import agent file {path}")
-        module = importlib.util.module_from_spec(loader_spec)
-        sys.modules[name] = module
-        try:
-            loader_spec.loader.exec_module(module)
-        except BaseException:
-            sys.modules.pop(name, None)
-            raise
-    obj: Any = module
-    for part in attr.split("."):
-        if not hasattr(obj, part):
-            raise EvalConfigError(f"agent file {path} has no attribute {attr!r}")
-        obj = getattr(obj, part)
-    if not isinstance(obj, type):
-        raise EvalConfigError(f"agent {spec!r} is not a class")
-    return obj
+    """The agent class a ``file.py:ClassName`` spec names (raises EvalConfigError with
+    :func:`mle_gym.agents.factory.load_agent_class`'s message)."""
+    from mle_gym.agents.factory import load_agent_class
 
-
-def _takes(cls: type, names: Sequence[str]) -> bool:
     try:
-        inspect.signature(cls).bind_partial(**dict.fromkeys(names))
-    except TypeError:
-        return False
-    except ValueError:
-        return True
-    return True
+        return load_agent_class(spec)
+    except ValueError as exc:  # AgentConfigError
+        raise EvalConfigError(_message(exc)) from exc
 
 
 def check_spec(spec: str, args: dict[str, Any]) -> None:
-    """Fail early, with one clear error, on an agent that cannot be built.
+    """Fail early, with one clear error (an EvalConfigError carrying the loader's own
+    message, the one ``mle-gym run`` prints), on an agent that cannot be built.
 
     Built-in names are built once (cheap; catches e.g. a missing model name or
     API key for ``llm``); import and file paths are only loaded and their
@@ -117,33 +83,25 @@ def check_spec(spec: str, args: dict[str, Any]) -> None:
     from mle_gym.agents import factory
 
     try:
-        if _file_target(spec):
-            cls = load_file_class(spec)
-        elif ":" in spec:
-            cls = factory.load_agent_class(spec)
-        else:
+        if factory.is_builtin(spec):
             factory.make_agent(spec, seed=0, **args)
             return
-    except EvalConfigError:
-        raise
+        cls = factory.load_agent_class(spec)
+        factory.check_arguments(cls, spec, args)
     except ValueError as exc:  # AgentConfigError
-        raise EvalConfigError(f"agent {spec!r}: {exc}") from exc
-    if args and not _takes(cls, list(args)):
-        raise EvalConfigError(f"agent {spec!r} does not accept the arguments {sorted(args)}")
+        raise EvalConfigError(_message(exc)) from exc
+
+
+def _message(exc: BaseException) -> str:
+    """The message of ``exc`` as it was given (a :class:`mle_gym.hints.Hinted` stays one,
+    so the command line writes its settings as options)."""
+    first = exc.args[0] if len(exc.args) == 1 else None
+    return first if isinstance(first, str) else str(exc)
 
 
 def build_agent(spec: str, args: dict[str, Any], seed: int | None) -> Any:
-    """Build the agent for one episode (see the module docstring)."""
-    if _file_target(spec):
-        cls = load_file_class(spec)
-        kwargs = dict(args)
-        try:
-            explicit = inspect.signature(cls).parameters
-        except (TypeError, ValueError):
-            explicit = {}  # type: ignore[assignment]
-        if "seed" not in kwargs and "seed" in explicit:
-            kwargs["seed"] = seed
-        return cls(**kwargs)
+    """Build the agent for one episode: :func:`mle_gym.agents.make_agent` (see the
+    module docstring)."""
     from mle_gym.agents import make_agent
 
     return make_agent(spec, seed=seed, **args)

@@ -26,12 +26,25 @@ run settings), ``agent`` (spec, args, class), ``data_source``, ``reward_mode``,
 ``steps``, ``reward``, ``terminated``, ``truncated``, ``truncation_reason``,
 ``graded``, ``score``, ``valid``, ``tool_errors`` (count and the first few),
 ``usage`` (the agent's ``usage`` dict), ``errors`` (phase, type, message,
-traceback), ``final_files``, ``backend`` and ``host`` (where it ran), ``provenance``
+traceback), ``failure_kind`` (see below), ``replica_seed`` (the replica variant the
+episode ran on; None when its data is not a replica), ``final_files``, ``backend``
+and ``host`` (where it ran), ``provenance``
 (the env's :meth:`~mle_gym.env.MLEEnv.provenance` — software version and commit, data
 source and variant with its checks, sandbox backend and image, grading mode, resolved
 reward mode — plus the agent spec and backend; the software only when the episode
 failed before reset; ``grade.json`` carries the same block), and ``timing``
 (started_at, finished_at, seconds, make_s, episode_s, snapshot_s).
+
+Error phases (an ``errors`` entry's ``phase``): ``make_env`` (``gym.make``), ``make_agent``
+(building the agent), ``reset`` (``env.reset``: data, workspace, sandbox start), ``agent``
+(the agent's ``reset``/``act``: its code, its model endpoint), ``step`` (``env.step``: a
+tool, the sandbox, grading), ``worker`` (written by the coordinator: the worker process
+died, the Ray task failed, or the hard ``--episode-timeout`` stopped it); after the
+episode, ``snapshot``, ``close`` and ``usage`` (these do not fail a finished episode).
+A ``failed`` record's ``failure_kind`` says whose fault it is, from its first error:
+``"agent"`` (make_agent, agent), ``"environment"`` (make_env, reset, step, a lost
+worker: the env, the sandbox, the data or the machine) or ``"timeout"`` (the hard
+episode timeout); None when the episode is done (:data:`FAILURE_KINDS`).
 """
 
 from __future__ import annotations
@@ -51,10 +64,20 @@ from pathlib import Path
 from typing import Any
 
 from mle_gym.evaluation import layout
+from mle_gym.evaluation.config import replica_variant
 from mle_gym.trajectory import json_safe
 
 RECORD_FORMAT = "mle_gym.eval.episode/1"
 MAX_TOOL_ERRORS = 20
+#: the ``failure_kind`` of a failed episode whose first error has this phase
+FAILURE_KINDS = {
+    "make_env": "environment",
+    "reset": "environment",
+    "step": "environment",
+    "worker": "environment",
+    "make_agent": "agent",
+    "agent": "agent",
+}
 
 
 @dataclass(frozen=True)
@@ -136,16 +159,60 @@ def _make_env(job: EpisodeJob, trajectory: Path) -> Any:
         kwargs["time_budget_s"] = float(s["time_budget_s"])
     if s.get("grading") and _takes_grading(job.env_id):
         kwargs["grading"] = s["grading"]
+    replica = replica_variant(s.get("replica_seed"), job.seed)
+    if replica is not None and _takes_option(job.env_id, "replica_seed"):
+        kwargs["replica_seed"] = replica
     return gym.make(job.env_id, **kwargs)
 
 
 def _takes_grading(env_id: str) -> bool:
     """Whether the family of ``env_id``'s task has the ``grading`` option (MLE-bench)."""
+    return _takes_option(env_id, "grading")
+
+
+def _takes_option(env_id: str, option: str) -> bool:
+    """Whether the family of ``env_id``'s task has the option ``option``."""
     from mle_gym.families import family_class
     from mle_gym.tasks import get_task
 
     model = family_class(get_task(env_id).family).options_model
-    return "grading" in getattr(model, "model_fields", {})
+    return option in getattr(model, "model_fields", {})
+
+
+def _used_replica_seed(env: Any, data_source: Any) -> int | None:
+    """The replica variant the env's current episode runs on (None: not replica data).
+    No reset options are given, so it is the family's ``replica_seed`` option."""
+    family = getattr(getattr(env, "unwrapped", None), "family", None)
+    if data_source != "replica" or family is None:
+        return None
+    return int(getattr(family, "replica_seed", 0))
+
+
+def failure_kind(errors: list[dict[str, Any]]) -> str:
+    """The ``failure_kind`` of a failed record with these ``errors`` (module docstring)."""
+    first = errors[0] if errors else {}
+    return FAILURE_KINDS.get(str(first.get("phase")), "unknown")
+
+
+def _phase_tracking(env: Any, state: dict[str, Any]) -> Any:
+    """``env`` wrapped so that ``state["phase"]`` names the side running: ``reset`` or
+    ``step`` inside those env calls, ``agent`` between them (the agent's turn)."""
+    import gymnasium as gym
+
+    class PhaseTracking(gym.Wrapper):
+        def reset(self, **kwargs: Any) -> Any:
+            state["phase"] = "reset"
+            out = self.env.reset(**kwargs)
+            state["phase"] = "agent"
+            return out
+
+        def step(self, action: Any) -> Any:
+            state["phase"] = "step"
+            out = self.env.step(action)
+            state["phase"] = "agent"
+            return out
+
+    return PhaseTracking(env)
 
 
 def base_record(job: EpisodeJob) -> dict[str, Any]:
@@ -175,6 +242,8 @@ def base_record(job: EpisodeJob) -> dict[str, Any]:
         "tool_errors": {"count": 0, "first": []},
         "usage": {},
         "errors": [],
+        "failure_kind": None,
+        "replica_seed": None,
         "final_files": None,
         "backend": job.backend,
         "host": {"hostname": socket.gethostname(), "pid": os.getpid()},
@@ -205,17 +274,24 @@ def write_record(job: EpisodeJob, record: dict[str, Any], grade: dict[str, Any] 
 
 
 def write_crash_record(
-    job: EpisodeJob, message: str, *, phase: str = "worker", kind: str = "WorkerLost"
+    job: EpisodeJob,
+    message: str,
+    *,
+    phase: str = "worker",
+    kind: str = "WorkerLost",
+    failure: str | None = None,
 ) -> dict[str, Any]:
     """Mark an episode ``failed`` from the coordinator when the process running it died
-    or was stopped; keeps whatever the folder holds. Does nothing (and returns the
-    existing record) if the episode finished after all."""
+    or was stopped; keeps whatever the folder holds. ``failure`` is its ``failure_kind``
+    (default: the phase's, "environment"). Does nothing (and returns the existing
+    record) if the episode finished after all."""
     existing = layout.read_episode_record(job.folder)
     if existing is not None:
         return existing
     record = base_record(job)
     record["host"] = {"hostname": socket.gethostname(), "pid": None}
     record["errors"] = [{"phase": phase, "type": kind, "message": message, "traceback": ""}]
+    record["failure_kind"] = failure or failure_kind(record["errors"])
     record["timing"] = {"finished_at": _now()}
     job.folder.mkdir(parents=True, exist_ok=True)
     write_record(job, record, None)
@@ -272,15 +348,16 @@ def execute_episode(job: EpisodeJob) -> dict[str, Any]:
     timing: dict[str, Any] = {"started_at": _now()}
     t0 = time.monotonic()
     state: dict[str, Any] = {"steps": 0, "reward": 0.0, "info": {}, "tool_errors": 0}
+    state["phase"] = "make_env"  # the error phase (module docstring)
     tool_errors: list[str] = []
     grade: dict[str, Any] | None = None
     env: Any = None
     agent: Any = None
-    phase = "make_env"
     interrupted = False
 
     def on_reset(obs: str, info: dict[str, Any]) -> None:
         record["data_source"] = info.get("data_source")
+        record["replica_seed"] = _used_replica_seed(env, info.get("data_source"))
         read = getattr(getattr(env, "unwrapped", None), "provenance", None)
         if callable(read):
             record["provenance"] = _job_provenance(job, read())
@@ -297,13 +374,13 @@ def execute_episode(job: EpisodeJob) -> dict[str, Any]:
         try:
             env = _make_env(job, folder / layout.TRAJECTORY_FILE)
             timing["make_s"] = round(time.monotonic() - t0, 3)
-            phase = "make_agent"
+            state["phase"] = "make_agent"
             spec = str(job.settings.get("agent") or "scripted")
             agent = build_agent(spec, dict(job.settings.get("agent_args") or {}), job.seed)
             record["agent"]["class"] = describe(agent)
-            phase = "episode"
             t1 = time.monotonic()
-            result = run_episode(env, agent, seed=job.seed, on_step=on_step, on_reset=on_reset)
+            tracked = _phase_tracking(env, state)
+            result = run_episode(tracked, agent, seed=job.seed, on_step=on_step, on_reset=on_reset)
             timing["episode_s"] = round(time.monotonic() - t1, 3)
             grade = result.grade
             last = state["info"]
@@ -316,6 +393,7 @@ def execute_episode(job: EpisodeJob) -> dict[str, Any]:
                 truncation_reason=last.get("truncation_reason"),
             )
         except Exception as exc:
+            phase = state["phase"]
             record["errors"].append(error_entry(phase, exc))
             print(f"episode failed in phase {phase}:", file=sys.stderr)
             traceback.print_exc()
@@ -334,6 +412,8 @@ def execute_episode(job: EpisodeJob) -> dict[str, Any]:
     else:
         grade = None
     record["tool_errors"] = {"count": state["tool_errors"], "first": tool_errors}
+    if record["status"] != "done":
+        record["failure_kind"] = failure_kind(record["errors"])
     timing["finished_at"] = _now()
     timing["seconds"] = round(time.monotonic() - t0, 3)
     record["timing"] = timing

@@ -23,7 +23,8 @@ Lifetime guarantees:
 * **Worker dies** mid-episode (crash, OOM kill): the coordinator writes a
   ``failed`` record for that episode and starts a replacement worker.
 * **Episode overruns** ``episode_timeout_s`` (optional hard limit on top of the
-  env's own time budget): the worker is stopped, the episode recorded as failed.
+  env's own time budget): the worker is stopped, the episode recorded as failed
+  (``failure_kind`` "timeout"; a lost worker's is "environment").
 * **Ctrl-C / SIGTERM of the coordinator**: workers are stopped the same way
   (SIGTERM, then SIGKILL after a grace period); unfinished episodes stay
   unfinished and run again on ``--resume``.
@@ -238,6 +239,7 @@ class LocalBackend:
                         events,
                         f"the episode exceeded the hard timeout of {self.episode_timeout_s:g} s",
                         kind="EpisodeTimeout",
+                        failure="timeout",
                     )
             events.tick()
 
@@ -248,12 +250,15 @@ class LocalBackend:
         events: RunEvents,
         why: str,
         kind: str = "WorkerLost",
+        failure: str = "environment",
     ) -> None:
-        """The worker running ``w.job`` is gone: record the episode as failed, replace it."""
+        """The worker running ``w.job`` is gone: record the episode as failed (its
+        ``failure_kind`` is ``failure``), replace it."""
         job, w.job = w.job, None
         assert job is not None
         self._terminate(w)
-        record = write_crash_record(job, f"{why} while running {job.label}", kind=kind)
+        message = f"{why} while running {job.label}"
+        record = write_crash_record(job, message, kind=kind, failure=failure)
         events.finished(job, record)
         replacement = self._spawn(w.index) if pending else None
         self._pool = [x for x in self._pool if x is not w]

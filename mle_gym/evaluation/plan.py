@@ -12,8 +12,15 @@ unless ``include_leaky`` (explicitly named tasks are always taken). Seeds:
 Checks before anything runs (so a misconfigured run fails at once, not once per
 episode): every task has the requested data (``--skip-unavailable`` drops those
 that do not, instead), the sandbox backend works on this machine, an import-path
-agent imports, the reward mode fits the data. Checks that depend on the
-machines running the episodes are skipped for a remote Ray cluster.
+agent imports, the reward mode fits the data, a replica seed has a task that
+takes it. Checks that depend on the machines running the episodes are skipped
+for a remote Ray cluster.
+
+Execution options (backend, workers, start method, Ray address, episode timeout,
+early stop, progress, plots: :class:`~mle_gym.evaluation.config.ExecutionOptions`)
+follow the same rule as the settings — ``None`` means "not given": the stored
+value when resuming, else the default — but a given one always wins, also on
+resume (and is stored for the next session).
 """
 
 from __future__ import annotations
@@ -24,7 +31,16 @@ from pathlib import Path
 from typing import Any
 
 from mle_gym.evaluation import agent_spec, layout
-from mle_gym.evaluation.config import RunConfig, load_config, merge_for_resume
+from mle_gym.evaluation.config import (
+    EXECUTION_KEY,
+    EXECUTION_NAMES,
+    ExecutionOptions,
+    RunConfig,
+    config_json,
+    load_config_json,
+    merge_for_resume,
+    parse_replica_seed,
+)
 from mle_gym.evaluation.episode import EpisodeJob
 from mle_gym.evaluation.errors import EvalConfigError
 
@@ -49,18 +65,20 @@ class EvalRequest:
     data: str | None = None
     reward_mode: str | None = None
     grading: str | None = None
+    replica_seed: int | str | None = None
     max_steps: int | None = None
     time_budget_s: float | None = None
     resume: bool = False
     retry_failed: bool = False
     workers: int | None = None
-    backend: str = "local"
+    backend: str | None = None
     ray_address: str | None = None
-    start_method: str = "spawn"
+    start_method: str | None = None
     episode_timeout_s: float | None = None
-    progress: bool = True
+    max_consecutive_failures: int | None = None
+    progress: bool | None = None
     report: bool = True
-    plots: bool = True
+    plots: bool | None = None
 
     @property
     def selects_tasks(self) -> bool:
@@ -88,9 +106,17 @@ def select_tasks(request: EvalRequest) -> list[str]:
             chosen[spec.env_id] = spec
     if not chosen:
         raise EvalConfigError("no task selected: name task ids, or use --split / --benchmark")
-    ids = {layout.task_id_of(e): e for e in chosen}
-    if len(ids) != len(chosen):
-        raise EvalConfigError("two selected tasks share a task id (their folders would collide)")
+    by_id: dict[str, list[str]] = {}
+    for env_id in sorted(chosen):
+        by_id.setdefault(layout.task_id_of(env_id), []).append(env_id)
+    shared = [(task_id, envs) for task_id, envs in by_id.items() if len(envs) > 1]
+    if shared:
+        raise EvalConfigError(
+            "; ".join(
+                f"{' and '.join(envs)} share the task id {task_id!r}" for task_id, envs in shared
+            )
+            + " (their folders in the run would collide): evaluate them in separate runs"
+        )
     return sorted(chosen)
 
 
@@ -120,10 +146,6 @@ def build_config(request: EvalRequest, stored: RunConfig | None) -> RunConfig:
     """The run config of ``request``, filling options it leaves out from ``stored``."""
     from mle_gym.sandbox import default_kind
 
-    if request.backend not in BACKENDS:
-        raise EvalConfigError(f"--backend must be one of {BACKENDS}, got {request.backend!r}")
-    if request.workers is not None and request.workers < 1:
-        raise EvalConfigError(f"--workers must be >= 1, got {request.workers}")
     tasks = select_tasks(request) if request.selects_tasks or stored is None else stored.tasks
     seeds = select_seeds(request) if request.selects_seeds or stored is None else stored.seeds
     agent = _setting(request.agent, stored, "agent", "scripted")
@@ -137,6 +159,9 @@ def build_config(request: EvalRequest, stored: RunConfig | None) -> RunConfig:
         data=_setting(request.data, stored, "data", "auto"),
         reward_mode=_setting(request.reward_mode, stored, "reward_mode", "auto"),
         grading=_setting(request.grading, stored, "grading", None),
+        replica_seed=parse_replica_seed(
+            _setting(request.replica_seed, stored, "replica_seed", None)
+        ),
         max_steps=_setting(request.max_steps, stored, "max_steps", None),
         time_budget_s=_setting(request.time_budget_s, stored, "time_budget_s", None),
     )
@@ -165,7 +190,7 @@ def _wrong_settings(families: list[tuple[str, Any]], config: RunConfig) -> None:
         except ValueError as exc:
             wrong.append(f"{layout.task_id_of(env_id)}: {exc}")
     if config.grading is not None:
-        takers = [f for _, f in families if "grading" in f.options_model.model_fields]
+        takers = [f for _, f in families if _takes(f, "grading")]
         if not takers:
             wrong.append("--grading applies to MLE-bench tasks only, and none is selected")
         for family in takers[:1]:
@@ -173,11 +198,29 @@ def _wrong_settings(families: list[tuple[str, Any]], config: RunConfig) -> None:
                 family.options_model(grading=config.grading)
             except ValueError:
                 wrong.append(f"--grading must be mlebench or strict, got {config.grading!r}")
+    if config.replica_seed is not None:
+        if not any(_takes(f, "replica_seed") for _, f in families):
+            wrong.append(
+                "--replica-seed applies to tasks with offline replicas (a family with the "
+                "replica_seed option: MLE-bench, MLAgentBench), and none is selected"
+            )
+        elif config.data not in ("auto", "replica"):
+            wrong.append(
+                f"--replica-seed chooses a replica variant, but --data {config.data} never "
+                "uses a replica (use --data replica or auto)"
+            )
     if wrong:
         raise EvalConfigError("; ".join(wrong))
 
 
-def check_config(config: RunConfig, request: EvalRequest) -> RunConfig:
+def _takes(family: Any, option: str) -> bool:
+    """Whether ``family`` has the option ``option`` (a field of its options model)."""
+    return option in getattr(family.options_model, "model_fields", {})
+
+
+def check_config(
+    config: RunConfig, request: EvalRequest, execution: ExecutionOptions | None = None
+) -> RunConfig:
     """Validate ``config`` on this machine (see the module docstring); return it, minus
     tasks without data when ``request.skip_unavailable``. Each task's family judges the
     settings (``check_settings``) and, unless the episodes run on a remote cluster, whether
@@ -187,7 +230,11 @@ def check_config(config: RunConfig, request: EvalRequest) -> RunConfig:
     families = _families(config)
     _wrong_settings(families, config)
     agent_spec.check_spec(config.agent, config.agent_args)
-    remote = request.backend == "ray" and bool(request.ray_address)
+    if execution is None:
+        execution = ExecutionOptions(
+            backend=request.backend or "local", ray_address=request.ray_address
+        )
+    remote = execution.backend == "ray" and bool(execution.ray_address)
     if remote:
         return config
     check_kind(config.sandbox)
@@ -209,10 +256,16 @@ def check_config(config: RunConfig, request: EvalRequest) -> RunConfig:
         if not kept:
             raise EvalConfigError("no selected task has usable data")
         return RunConfig(**{**_fields(config), "tasks": kept})
-    lines = "\n  ".join(f"{layout.task_id_of(e)}: {why}" for e, why in missing)
-    raise EvalConfigError(
-        f"{len(missing)} selected task(s) cannot run with --data {config.data}:\n  {lines}\n"
-        "prepare them (`mle-gym prepare TASK`), choose other --data, or pass --skip-unavailable"
+    from mle_gym.hints import Hinted
+
+    lines = [part for e, why in missing for part in ("\n  ", f"{layout.task_id_of(e)}: ", why)]
+    raise EvalConfigError(  # a Hinted keeps each reason's settings (`--data replica` in the CLI)
+        Hinted(
+            f"{len(missing)} selected task(s) cannot run with --data {config.data}:",
+            *lines,
+            "\nprepare them (`mle-gym prepare TASK`), choose other --data, or pass "
+            "--skip-unavailable",
+        )
     )
 
 
@@ -220,24 +273,82 @@ def _fields(config: RunConfig) -> dict[str, Any]:
     return {name: getattr(config, name) for name in RunConfig.__dataclass_fields__}
 
 
-def resolve_run(request: EvalRequest) -> tuple[RunConfig, bool]:
-    """The config to run ``request`` with, and whether config.json must be (re)written.
+def build_execution(request: EvalRequest, stored: ExecutionOptions | None) -> ExecutionOptions:
+    """The execution options of ``request``: each one it gives, else the stored one (when
+    resuming), else the default; EvalConfigError for a bad value."""
+    from mle_gym.evaluation.local_backend import START_METHODS
+
+    given = {n: getattr(request, n) for n in EXECUTION_NAMES if getattr(request, n) is not None}
+    base = stored if stored is not None else ExecutionOptions()
+    if given.get("episode_timeout_s") == 0:
+        given["episode_timeout_s"] = None  # 0: no hard limit (clears a stored one)
+    opts = ExecutionOptions(**{**base.to_json(), **given})
+    if opts.backend not in BACKENDS:
+        raise EvalConfigError(f"--backend must be one of {BACKENDS}, got {opts.backend!r}")
+    if opts.workers is not None and opts.workers < 1:
+        raise EvalConfigError(f"--workers must be >= 1, got {opts.workers}")
+    if opts.start_method not in START_METHODS:
+        raise EvalConfigError(
+            f"--start-method must be one of {START_METHODS}, got {opts.start_method!r}"
+        )
+    if opts.episode_timeout_s is not None and not opts.episode_timeout_s > 0:
+        raise EvalConfigError(
+            f"--episode-timeout must be positive (0: none), got {opts.episode_timeout_s}"
+        )
+    if opts.max_consecutive_failures < 0:
+        raise EvalConfigError(
+            "--max-consecutive-failures must be >= 0 (0: never stop early), "
+            f"got {opts.max_consecutive_failures}"
+        )
+    if request.ray_address and opts.backend != "ray":
+        raise EvalConfigError("--ray-address needs --backend ray")
+    if opts.backend == "ray":
+        import importlib.util
+
+        if importlib.util.find_spec("ray") is None:
+            raise EvalConfigError("--backend ray needs Ray: pip install 'mle-gym[ray]'")
+    return opts
+
+
+@dataclass(frozen=True)
+class ResolvedRun:
+    """What :func:`resolve_run` decided: the run's config and execution options, the
+    config.json content they make, and the content it had (None: no run yet)."""
+
+    config: RunConfig
+    execution: ExecutionOptions
+    content: dict[str, Any]
+    stored: dict[str, Any] | None
+
+    @property
+    def changed(self) -> bool:
+        """Whether config.json must be (re)written."""
+        return self.content != self.stored
+
+
+def resolve_run(request: EvalRequest) -> ResolvedRun:
+    """The config and execution options to run ``request`` with (nothing is written).
 
     A run directory that already holds a run needs ``resume``; a resumed config
-    must match the stored one (:func:`merge_for_resume`).
+    must match the stored one (:func:`merge_for_resume`); execution options left
+    out are the stored ones.
     """
     run_dir = Path(request.out)
-    stored = load_config(run_dir)
+    raw = load_config_json(run_dir)
+    stored = None if raw is None else RunConfig.from_json(raw)
     if stored is not None and not request.resume:
         raise EvalConfigError(
             f"{run_dir} already holds an evaluation run; pass --resume to continue it, "
             "or choose another --out"
         )
-    config = check_config(build_config(request, stored), request)
-    if stored is None:
-        return config, True
-    merged = merge_for_resume(stored, config)
-    return merged, merged.to_json() != stored.to_json()
+    stored_execution = None
+    if raw is not None and EXECUTION_KEY in raw:
+        stored_execution = ExecutionOptions.from_json(raw[EXECUTION_KEY])
+    execution = build_execution(request, stored_execution)
+    config = check_config(build_config(request, stored), request, execution)
+    if stored is not None:
+        config = merge_for_resume(stored, config)
+    return ResolvedRun(config, execution, config_json(config, execution, raw), raw)
 
 
 def pending_jobs(

@@ -109,13 +109,16 @@ def family_options_of(
     """The options of ``task``'s family from an env's keyword arguments beyond its own
     (``keywords``) and its ``family_options`` (``mapping``).
 
-    A keyword the family does not take is a TypeError naming what the env
-    (``env_parameters``) and the family take — a misspelt ``sandbox=`` must not read as a
-    family option —, except ``replica_seed`` (the env's former keyword, which families
-    without replicas ignored): ignored with a DeprecationWarning. An option given both ways
-    is a ValueError. Values are the family's to check.
+    A keyword the family does not take is a TypeError naming it, the keyword(s) it most
+    likely stands for (``data_sorce`` -> ``data``; :func:`mle_gym.arg_checks.did_you_mean`
+    over the env's and the family's keywords) and what the env (``env_parameters``) and the
+    family take — a misspelt ``sandbox=`` must not read as a family option —, except
+    ``replica_seed`` (the env's former keyword, which families without replicas ignored):
+    ignored with a DeprecationWarning. An option given both ways is a ValueError. Values
+    are the family's to check.
     """
     from mle_gym._deprecation import warn_deprecated
+    from mle_gym.arg_checks import suggestions
 
     known = family_class(task.family).option_names()
     keywords = dict(keywords)
@@ -128,8 +131,9 @@ def family_options_of(
         del keywords["replica_seed"]
     unknown = sorted(set(keywords) - set(known))
     if unknown:
+        hints = suggestions(unknown, [*env_parameters, *known])
         raise TypeError(
-            f"{task.env_id}: unexpected keyword argument(s) {unknown}; the env takes "
+            f"{task.env_id}: unexpected keyword argument(s) {unknown}{hints}; the env takes "
             f"{', '.join(env_parameters)}, and its family ({task.family}) "
             + (f"takes {', '.join(known)}" if known else "takes no options")
         )

@@ -258,11 +258,29 @@ class TaskFamily(abc.ABC):
             )
             if "replica_seed" in self.option_names():
                 self.options.setdefault("replica_seed", replica_seed)
+        self._refuse_unknown_options()
         #: the options checked against :attr:`options_model` (defaults filled in)
         self.opts: Any = validate_options(self.options_model, self.options, task.env_id)
         #: the default variant of generated data: the ``replica_seed`` option where the
         #: family has one (:mod:`mle_gym.families.replicas`), else 0
         self.replica_seed = int(getattr(self.opts, "replica_seed", 0))
+
+    def _refuse_unknown_options(self) -> None:
+        """ValueError ``"<env id>: unknown option 'contxt'; known: ... (did you mean
+        'context'?)"`` for the first given option that :attr:`options_model` does not have
+        (when the model forbids extra fields, as every built-in family's does)."""
+        from mle_gym.arg_checks import suggestion
+
+        if self.options_model.model_config.get("extra") != "forbid":
+            return
+        names = self.option_names()
+        for word in self.options:
+            if word not in names:
+                known = f"known: {', '.join(names)}" if names else "the family takes no options"
+                raise ValueError(
+                    f"{self.task.env_id}: unknown option {word!r}; {known}"
+                    f"{suggestion(str(word), names)}"
+                )
 
     # -- task discovery --------------------------------------------------------------------
 
@@ -302,7 +320,10 @@ class TaskFamily(abc.ABC):
         if data not in self.data_choices:
             raise ValueError(f"data must be one of {self.data_choices}, got {data!r}")
         if reward_mode not in self.reward_modes:
-            raise ValueError(f"reward_mode must be one of {self.reward_modes}")
+            raise ValueError(
+                f"reward_mode must be one of {self.reward_modes} for {self.name} tasks, "
+                f"got {reward_mode!r}"
+            )
 
     def check_config(self, data: str, reward_mode: str) -> None:
         """Raise (ValueError, TaskError, DataNotPrepared...) if the env cannot run as

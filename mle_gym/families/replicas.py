@@ -9,10 +9,12 @@ before :class:`~mle_gym.families.base.TaskFamily` in its bases.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic_core import PydanticCustomError
 
 from mle_gym.task_folders import whole_number
 
@@ -24,12 +26,22 @@ else:
     _Base = object
 
 
+def _whole_number(value: Any) -> int:
+    """The ``replica_seed`` option as given: an int (numpy's too), never a bool, a float
+    or a string (``True``, ``1.0`` or ``"3"`` is refused, not read as 1, 1 or 3)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise PydanticCustomError("int_type", "Input should be a valid integer (an int)")
+    return int(value)
+
+
 class ReplicaSeedOptions(BaseModel):
     """Options of a family with replicas: ``replica_seed``."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    replica_seed: int = Field(0, description="which variant of the offline replica to use")
+    replica_seed: Annotated[int, BeforeValidator(_whole_number)] = Field(
+        0, description="which variant of the offline replica to use"
+    )
 
 
 class ReplicaVariants(_Base):

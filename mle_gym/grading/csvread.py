@@ -51,7 +51,12 @@ _OPEN_FLAGS = (
 
 
 def read_submission(
-    path: Path, spec: SubmissionSpec, *, max_bytes: int, max_rows: int | None = None
+    path: Path,
+    spec: SubmissionSpec,
+    *,
+    max_bytes: int,
+    max_rows: int | None = None,
+    name: str | None = None,
 ) -> pd.DataFrame:
     """Read the CSV at ``path`` into a frame of strings, or raise :class:`InvalidSubmission`.
 
@@ -70,13 +75,16 @@ def read_submission(
     * At most :data:`MAX_COLUMNS` columns and, if given, ``max_rows`` data rows
       (checked before the cells are parsed, so an oversized file costs little).
 
-    ``spec`` only makes the messages more helpful (the expected header).
+    ``spec`` only makes the messages more helpful (the expected header); they call the
+    file ``name`` (default: ``path``'s own name; a grader reading a private copy passes
+    the name of the file it copied).
     """
     return read_table(
         path,
         max_bytes=max_bytes,
         header_hint=",".join((spec.id_column, *spec.target_columns)),
         max_rows=max_rows,
+        name=name,
     )
 
 
@@ -86,9 +94,10 @@ def read_table(
     max_bytes: int,
     header_hint: str = "the expected columns",
     max_rows: int | None = None,
+    name: str | None = None,
 ) -> pd.DataFrame:
     """:func:`read_submission` without a submission spec: any CSV, every cell as ``str``."""
-    name = path.name or str(path)
+    name = name or path.name or str(path)
     data = _read_bytes(path, name, max_bytes)
     text = _decode(data, name)
     if not text.strip():

@@ -28,7 +28,7 @@ _SHOWN = 5  # examples quoted in a message
 
 
 def validate_submission_frame(
-    df: pd.DataFrame, expected_ids: Sequence[str], spec: SubmissionSpec
+    df: pd.DataFrame, expected_ids: Sequence[str], spec: SubmissionSpec, name: str | None = None
 ) -> pd.DataFrame:
     """Check ``df`` (as returned by ``read_submission``) and return it normalised.
 
@@ -63,8 +63,11 @@ def validate_submission_frame(
 
     ``ValueError`` (not :class:`InvalidSubmission`) is raised for setup errors:
     an unknown ``target_kind``.
+
+    ``name``, if given, is the file's name, which the messages then mention ("Wrong
+    columns in preds.csv: ..."); without it they speak of the submission in general.
     """
-    return validate_against(df, ExpectedIds(expected_ids, allow_duplicates=True), spec)
+    return validate_against(df, ExpectedIds(expected_ids, allow_duplicates=True), spec, name)
 
 
 class ExpectedIds:
@@ -139,15 +142,18 @@ class ExpectedIds:
         return positions if bool(seen.all()) else None
 
 
-def validate_against(df: pd.DataFrame, expected: ExpectedIds, spec: SubmissionSpec) -> pd.DataFrame:
+def validate_against(
+    df: pd.DataFrame, expected: ExpectedIds, spec: SubmissionSpec, name: str | None = None
+) -> pd.DataFrame:
     """:func:`validate_submission_frame` with the expected ids prepared beforehand."""
     if spec.target_kind not in TARGET_KINDS:
         raise ValueError(f"unknown target_kind {spec.target_kind!r}; known: {TARGET_KINDS}")
-    _check_columns(df, spec)
+    where = f" in {name}" if name else ""
+    _check_columns(df, spec, where)
     ids = _as_text(df[spec.id_column])
     positions = expected.positions(ids)
     if positions is None:
-        got = _check_ids(ids, expected.ids, expected.set, spec.id_column, expected.counts)
+        got = _check_ids(ids, expected.ids, expected.set, spec.id_column, expected.counts, where)
         rank = expected.rank()
         if rank is not None:
             positions = np.fromiter(map(rank.__getitem__, got), dtype=np.int64, count=len(got))
@@ -162,7 +168,7 @@ def validate_against(df: pd.DataFrame, expected: ExpectedIds, spec: SubmissionSp
             problems.append(problem)
         out[column] = converted
     if problems:
-        raise InvalidSubmission("Invalid prediction values: " + " ".join(problems))
+        raise InvalidSubmission(f"Invalid prediction values{where}: " + " ".join(problems))
     frame = pd.DataFrame(out)
     if positions is None:
         return frame.sort_values(spec.id_column, kind="stable").reset_index(drop=True)
@@ -211,14 +217,17 @@ def _rows(mask: np.ndarray) -> str:
     return shown + (", ..." if len(positions) > _SHOWN else "")
 
 
-def _check_columns(df: pd.DataFrame, spec: SubmissionSpec) -> None:
+def _check_columns(df: pd.DataFrame, spec: SubmissionSpec, where: str = "") -> None:
+    """InvalidSubmission unless ``df`` has exactly the spec's columns (``where``: `` in
+    <file>`` or ``""``, put after the kind of problem)."""
     wanted = [spec.id_column, *spec.target_columns]
     header = ",".join(wanted)
     names = [str(c) for c in df.columns]
     duplicated = sorted(n for n, k in collections.Counter(names).items() if k > 1)
     if duplicated:
         raise InvalidSubmission(
-            f"Duplicate column names: {_examples(duplicated)}; the header must be exactly {header}"
+            f"Duplicate column names{where}: {_examples(duplicated)}; the header must be "
+            f"exactly {header}"
         )
     missing = [c for c in wanted if c not in names]
     extra = [n for n in names if n not in wanted]
@@ -240,7 +249,7 @@ def _check_columns(df: pd.DataFrame, spec: SubmissionSpec) -> None:
         hints.append("the DataFrame index was written: use index=False")
     hint = f" ({'; '.join(hints)})" if hints else ""
     raise InvalidSubmission(
-        f"Wrong columns: {' and '.join(parts)}{hint}. The header must be exactly {header} "
+        f"Wrong columns{where}: {' and '.join(parts)}{hint}. The header must be exactly {header} "
         "(names are case-sensitive)."
     )
 
@@ -251,6 +260,7 @@ def _check_ids(
     expected_set: frozenset[str],
     id_column: str,
     counts: collections.Counter[str] | None = None,
+    where: str = "",
 ) -> list[str]:
     """The ids as a list, if they are exactly the expected ones (in any order; each as
     often as ``counts`` says when the expected ids repeat); else InvalidSubmission saying
@@ -304,7 +314,7 @@ def _check_ids(
         )
     if problems:
         raise InvalidSubmission(
-            f"Invalid {id_column} values: "
+            f"Invalid {id_column} values{where}: "
             + " ".join(problems)
             + f" Write exactly one row for each {id_column} in the sample submission."
         )

@@ -78,7 +78,7 @@ from mle_gym.sandbox.docker_shell import (
     WRAPPER,
 )
 from mle_gym.sandbox.docker_stream import DockerProcess, _ExecStream
-from mle_gym.sandbox.image import AGENT_UID, PATH_IN_IMAGE, default_image
+from mle_gym.sandbox.image import AGENT_UID, PATH_IN_IMAGE, build_command, default_image
 from mle_gym.sandbox.process import OutputCapture
 
 LABEL = "mle_gym"
@@ -134,7 +134,8 @@ class DockerSandbox(DockerControl):
         except docker.errors.ImageNotFound:
             raise SandboxUnavailable(
                 f"docker image {self.image!r} not found. Build it without a registry with "
-                f"`mle-gym sandbox build` (or `docker build -f envs/Dockerfile -t {self.image} .`)"
+                f"`{build_command(self.image)}` (or, in a checkout, "
+                f"`docker build -f envs/Dockerfile -t {self.image} .`)"
             ) from None
         self.uid = AGENT_UID if os.geteuid() == 0 else os.getuid()
         self.gid = AGENT_UID if os.geteuid() == 0 else os.getgid()

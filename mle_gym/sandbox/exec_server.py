@@ -1,7 +1,8 @@
 """The command server of a local sandbox: PID 1 of the episode's bubblewrap sandbox.
 
 Standard library only. The host starts it once per episode as
-``python -I -S -c <this file's source>`` (after dropping to the sandbox uid), and
+``python -I -S /run/mle-gym/exec_server.py`` (this file, bound read-only into the
+sandbox; after dropping to the sandbox uid), and
 it runs every ``execute`` command of the episode, so a command costs a fork and
 an exec instead of a new sandbox (namespaces, mounts, cgroup joins).
 

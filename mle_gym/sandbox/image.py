@@ -24,6 +24,11 @@ FILE`` installs them with this host's pip into a staging folder (``pip install
 image, so they stay compatible) and adds that folder to the image's site-packages.
 pip may download what is not in its cache or in ``--pip-arg --find-links=DIR``; the
 default image name then gets a suffix naming the extra set.
+
+A rebuild (``--force``, or a changed content key) moves the name to the new image; the
+previous one, now untagged (``<none>``), is removed unless a container (running or
+stopped) still uses it or another tag names it. ``mle-gym sandbox gc`` removes such
+leftovers later (:func:`prune_dangling_images`: untagged images built here, unused).
 """
 
 from __future__ import annotations
@@ -73,6 +78,22 @@ def default_image() -> str:
     """``$MLE_GYM_DOCKER_IMAGE`` or ``mle-gym-runtime:py<major>.<minor>``."""
     v = sys.version_info
     return os.environ.get("MLE_GYM_DOCKER_IMAGE", f"mle-gym-runtime:py{v.major}.{v.minor}")
+
+
+def build_command(name: str) -> str:
+    """The ``mle-gym sandbox build`` command that builds the image ``name``: ``--image
+    NAME`` unless it is the built-in default (an image with extras is built from its
+    requirements files, which the name does not tell)."""
+    import shlex
+
+    v = sys.version_info
+    builtin = f"mle-gym-runtime:py{v.major}.{v.minor}"
+    if name == builtin:
+        return "mle-gym sandbox build"
+    command = f"mle-gym sandbox build --image {shlex.quote(name)}"
+    if name.startswith(f"{builtin}-x"):
+        command += " --requirements FILE ..."
+    return command
 
 
 def runtime_requirements() -> list[str]:
@@ -410,6 +431,59 @@ def image_key(client: Any, name: str) -> str | None:
     return None
 
 
+def _current_id(client: Any, name: str) -> str | None:
+    """The id of the image ``name`` names now, or None."""
+    import docker
+
+    try:
+        return str(client.images.get(name).id)
+    except docker.errors.ImageNotFound:
+        return None
+
+
+def _is_ours(image: Any) -> bool:
+    """Whether ``image`` was built by :func:`build_image` (or from such an image)."""
+    env = (image.attrs.get("Config") or {}).get("Env") or []
+    return any(entry.startswith(f"{KEY_ENV}=") for entry in env)
+
+
+def remove_replaced_image(client: Any, image_id: str) -> bool:
+    """Remove the image ``image_id`` that a rebuild untagged; True if it was removed.
+
+    Kept (False) if it is gone already, still has a tag, or a container uses it (docker
+    refuses to remove it then; ``mle-gym sandbox gc`` retries later)."""
+    import docker
+
+    try:
+        image = client.images.get(image_id)
+    except docker.errors.ImageNotFound:
+        return False
+    if image.tags:
+        return False
+    try:
+        client.images.remove(image.id, force=False, noprune=False)
+    except docker.errors.ImageNotFound:
+        return False
+    except docker.errors.APIError as exc:  # 409: a container uses it
+        log.info("kept the previous image %s: %s", image.short_id, exc.explanation or exc)
+        return False
+    log.info("removed the previous image %s", image.short_id)
+    return True
+
+
+def prune_dangling_images(client: Any = None) -> list[str]:
+    """Remove the untagged images built here (their environment has :data:`KEY_ENV`) that
+    no container uses; return their ids."""
+    import docker
+
+    client = client or docker.from_env()
+    removed = []
+    for image in client.images.list(filters={"dangling": True}):
+        if _is_ours(image) and remove_replaced_image(client, image.id):
+            removed.append(str(image.id))
+    return removed
+
+
 def build_image(
     name: str | None = None,
     *,
@@ -423,7 +497,9 @@ def build_image(
     ``extra_requirements`` (requirement strings) are installed into the image on top of
     the runtime (see the module docstring); ``pip_args`` go to that ``pip install``
     (e.g. ``["--no-index", "--find-links=/wheels"]``). Without ``name``, an image with
-    extras is called ``<default image>-x<hash>``.
+    extras is called ``<default image>-x<hash>``. An image the new one replaces under
+    ``name`` is removed (:func:`remove_replaced_image`), so rebuilds leave no ``<none>``
+    image behind.
     """
     import docker
 
@@ -443,6 +519,7 @@ def build_image(
                 return name
         except docker.errors.ImageNotFound:
             pass
+    previous = _current_id(client, name)
     repo, _, tag = name.rpartition(":") if ":" in name.split("/")[-1] else (name, "", "latest")
     with tempfile.TemporaryDirectory(prefix="mle_gym-image-") as tmp:
         root = Path(tmp) / "rootfs"
@@ -465,4 +542,6 @@ def build_image(
         ]
         client.api.import_image_from_file(str(tar_path), repository=repo, tag=tag, changes=changes)
     log.info("built image %s (%s)", name, key)
+    if previous is not None and previous != _current_id(client, name):
+        remove_replaced_image(client, previous)
     return name

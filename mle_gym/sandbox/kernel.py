@@ -41,8 +41,16 @@ from typing import Any
 from mle_gym.sandbox.base import Sandbox, SandboxError, SpawnedProcess
 
 SERVER_SOURCE = (Path(__file__).with_name("repl_server.py")).read_text(encoding="utf-8")
-#: the interpreter's command line: isolated mode, see the module docstring
-SERVER_ARGV = ["python", "-I", "-c", SERVER_SOURCE]
+#: what the host writes to the interpreter's stdin first: the server's source
+SERVER_PAYLOAD = SERVER_SOURCE.encode("utf-8")
+#: the interpreter's command line: isolated mode (see the module docstring) and a short
+#: loader running :data:`SERVER_PAYLOAD` (the source stays out of argv: ``ps`` shows this)
+SERVER_ARGV = [
+    "python",
+    "-I",
+    "-c",
+    f"import sys;exec(sys.stdin.buffer.read({len(SERVER_PAYLOAD)}))#mle-gym repl_server",
+]
 START_TIMEOUT_S = 60.0
 GRACE_S = 5.0
 #: the largest reply frame accepted; an honest reply stays far below (its texts are capped)
@@ -160,6 +168,8 @@ class PythonKernel:
         self._proc = self.sandbox.spawn(list(SERVER_ARGV))
         self.starts += 1
         try:
+            # The loader reads exactly the source; nothing else is sent before the greeting.
+            self._proc.write(SERVER_PAYLOAD, min(deadline, time.monotonic() + START_TIMEOUT_S))
             hello = self._read_frame(min(deadline, time.monotonic() + START_TIMEOUT_S))
             pid = _field(hello, "pid", int, 0)
             if hello.get("ready") is not True:

@@ -71,7 +71,7 @@ from mle_gym.sandbox.base import (
     agent_environment,
     check_supervisor,
 )
-from mle_gym.sandbox.exec_client import SERVER_SOURCE, CommandOutcome, ExecServer, ServerDied
+from mle_gym.sandbox.exec_client import CommandOutcome, ExecServer, ServerDied
 from mle_gym.sandbox.local_control import SWEEP_WAIT_S, LocalControl
 from mle_gym.sandbox.process import LocalProcess, run_captured
 from mle_gym.sandbox.runtime import ETC_DIRS, ETC_FILES, TOP_LEVEL_LINKS, Runtime, detect_runtime
@@ -84,6 +84,13 @@ log = logging.getLogger(__name__)
 SUPERVISOR_CAPS = ("CAP_SYS_PTRACE", "CAP_SETUID", "CAP_SETGID", "CAP_SETPCAP")
 #: after dropping to the sandbox uid, enter /workspace (root without CAP_DAC_* may not)
 CD_WORKSPACE = ("/bin/sh", "-c", f'cd {WORKSPACE} && exec "$@"', "mle-gym-cd")
+#: the command server's source on the host, and where the sandbox sees it (read-only), so
+#: that its command line is ``python -I -S /run/mle-gym/exec_server.py``
+SERVER_FILE = Path(__file__).with_name("exec_server.py")
+SERVER_IN_SANDBOX = "/run/mle-gym/exec_server.py"
+#: the descriptor on which the launcher opens bwrap's options (``bwrap --args``): they stay
+#: out of argv, so ``ps`` shows a short line and no environment value
+ARGS_FD = 8
 
 INSTALL_HINT = (
     "bubblewrap (bwrap) is required by the default 'local' sandbox but was not found on PATH. "
@@ -219,7 +226,7 @@ class LocalSandbox(LocalControl):
         b += ["--perms", "1777", "--size", str(lim.tmp_mb * 2**20), "--tmpfs", "/tmp"]
         b += ["--proc", "/proc", "--dev", "/dev"]
         b += ["--perms", "1777", "--size", str(256 * 2**20), "--tmpfs", "/dev/shm"]
-        targets = [WORKSPACE, DATA_DIR, *self._runtime.ro_dirs, "/etc/passwd"]
+        targets = [WORKSPACE, DATA_DIR, *self._runtime.ro_dirs, "/etc/passwd", SERVER_IN_SANDBOX]
         parents = sorted({p for t in targets for p in _parents(t)}, key=lambda p: (len(p), p))
         for p in parents:
             if p not in ("/dev", "/tmp", "/proc"):
@@ -240,6 +247,7 @@ class LocalSandbox(LocalControl):
             b += ["--ro-bind", d, d]
         for d in self._runtime.masked:
             b += ["--tmpfs", d, "--remount-ro", d]
+        b += ["--ro-bind", str(SERVER_FILE), SERVER_IN_SANDBOX]
         b += ["--bind", str(self.workspace), WORKSPACE]
         if self.data is not None:
             b += ["--ro-bind", str(self.data), DATA_DIR]
@@ -266,30 +274,34 @@ class LocalSandbox(LocalControl):
                 "--",
             ]
         self._bwrap_core = b
-        self._bwrap_args = b + self._drop
+        self._args_file = _write_args(self._etc_dir / "bwrap.args", b[1:-1])
+        self._bwrap_args = [b[0], "--args", str(ARGS_FD), "--", *self._drop]
         self._seccomp_file = self._etc_dir / "seccomp.bpf"
         self._seccomp_file.write_bytes(seccomp.local_filter())
         self._join = self._launcher()
 
-    def _launcher(self, prelude: str = "") -> list[str]:
+    def _launcher(self, prelude: str = "", *, args: bool = True) -> list[str]:
         """The host-side shell every sandbox starts through: it joins the episode's cgroups
         and opens the seccomp filter (see :mod:`mle_gym.sandbox.seccomp`) on
-        ``seccomp.BWRAP_FD`` for bwrap, then execs its arguments. ``prelude`` runs first."""
+        ``seccomp.BWRAP_FD`` and, with ``args``, bwrap's options file on :data:`ARGS_FD`
+        (bwrap reads and closes both), then execs its arguments. ``prelude`` runs first."""
         steps = [prelude] if prelude else []
         if self._cgroups is not None:
             steps += [f"echo $$ > {f}" for f in self._cgroups.procs_files]
         steps.append(f"exec {seccomp.BWRAP_FD}< {shlex.quote(str(self._seccomp_file))}")
+        if args:
+            steps.append(f"exec {ARGS_FD}< {shlex.quote(str(self._args_file))}")
         return ["/bin/sh", "-c", " && ".join(steps) + ' && exec "$@"', "mle-gym-join"]
 
     def _server_argv(self, info_fd: int) -> list[str]:
         """The host command line of the episode's long-lived sandbox: bwrap with the
         command server as PID 1, reporting PID 1's host pid on ``info_fd``."""
         bwrap, rest = self._bwrap_args[0], self._bwrap_args[1:]
-        server = [self._runtime.python, "-I", "-S", "-c", SERVER_SOURCE]
+        server = [self._runtime.python, "-I", "-S", SERVER_IN_SANDBOX]
         launcher = self._join
-        if info_fd == seccomp.BWRAP_FD:  # the filter's descriptor: move the info pipe away
-            launcher = self._launcher(f"exec {info_fd - 1}>&{info_fd}")
-            info_fd -= 1
+        if info_fd in (seccomp.BWRAP_FD, ARGS_FD):  # one the launcher opens: move the pipe
+            launcher = self._launcher(f"exec 7>&{info_fd}")  # 7: neither of them
+            info_fd = 7
         return [
             *launcher,
             *self._rlimits(cpu_limit=False),
@@ -401,7 +413,7 @@ class LocalSandbox(LocalControl):
         at = core.index("--chdir")
         core[at + 1] = "/"  # root has no CAP_DAC_*: the dropped child enters /workspace
         argv = [
-            *self._join,
+            *self._launcher(args=False),
             *self._rlimits(cpu_limit=True),
             *core[:-1],
             *caps,
@@ -473,6 +485,15 @@ class LocalSandbox(LocalControl):
 
 
 _ETC_DIR = re.compile(r"mle_gym-etc\.pid(\d+)\.")
+
+
+def _write_args(path: Path, args: list[str]) -> Path:
+    """Write ``args`` as bwrap's ``--args`` reads them (NUL-terminated), private to the
+    host user (they include the sandbox's environment); return ``path``."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
+    with os.fdopen(fd, "wb") as f:
+        f.write(b"".join(os.fsencode(a) + b"\0" for a in args))
+    return path
 
 
 def _new_etc_dir() -> Path:

@@ -1,10 +1,12 @@
 """A persistent Python interpreter that runs inside a sandbox (standard library only).
 
-The host starts it as ``python -I -c <this file's source>`` through the sandbox's
-``spawn`` and talks to it over stdin/stdout with length-prefixed JSON frames
-(4-byte big-endian length + UTF-8 JSON). Isolated mode (``-I``) keeps the working
-directory, the user site and ``PYTHON*`` variables away from the server's own imports
-(a ``json.py`` or ``sitecustomize.py`` in /workspace is not loaded by it); once they
+The host starts it through the sandbox's ``spawn`` as ``python -I -c <loader>``, the
+loader reading this file's source from stdin (``SERVER_ARGV`` in
+:mod:`mle_gym.sandbox.kernel`), and then talks to it over stdin/stdout with
+length-prefixed JSON frames (4-byte big-endian length + UTF-8 JSON). Isolated mode
+(``-I``) keeps the working directory, the user site and ``PYTHON*`` variables away
+from the server's own imports (a ``json.py`` or ``sitecustomize.py`` in /workspace is
+not loaded by it); once they
 are done, the working directory, ``$PYTHONPATH`` and the user site directory (its
 ``.pth`` files are not run) are put on ``sys.path`` so that user code imports its own
 modules as in a normal REPL. The protocol uses duplicates of the

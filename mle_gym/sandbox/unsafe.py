@@ -53,9 +53,16 @@ class UnsafeLocalSandbox(Sandbox):
         if self.closed:
             raise SandboxError("sandbox is closed")
         if supervisor is not None:
+            from mle_gym.hints import Hinted, Setting
+
             raise SandboxError(
-                "sandbox='unsafe-local' cannot run a supervised command (it has no uid to "
-                "drop to); use sandbox='local' or 'docker'"
+                Hinted(
+                    Setting("sandbox", "unsafe-local"),
+                    " cannot run a supervised command (it has no uid to drop to); use ",
+                    Setting("sandbox", "local"),
+                    " or ",
+                    Setting("sandbox", "docker"),
+                )
             )
         env = self._env()
         out = run_captured(

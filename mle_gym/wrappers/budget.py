@@ -24,14 +24,27 @@ class StepBudgetSync(gym.Wrapper, RecordConstructorArgs):
     def __init__(self, env: gym.Env) -> None:
         RecordConstructorArgs.__init__(self)
         gym.Wrapper.__init__(self, env)
+        budget = self._limit_of(env)
+        if isinstance(budget, bool):  # TimeLimit takes True for 1 step
+            raise ValueError(
+                f"max_episode_steps must be a whole number >= 1 (int), or -1 for no "
+                f"TimeLimit, got {budget!r} (bool)"
+            )
 
-    def _time_limit(self) -> int | None:
-        inner: Any = self.env
+    @staticmethod
+    def _limit_of(env: gym.Env) -> Any:
+        """The ``max_episode_steps`` of the TimeLimit below ``env``'s top, as given (None
+        without one)."""
+        inner: Any = env
         while isinstance(inner, gym.Wrapper):
             if isinstance(inner, TimeLimit):
-                return int(inner._max_episode_steps)
+                return inner._max_episode_steps
             inner = inner.env
         return None
+
+    def _time_limit(self) -> int | None:
+        budget = self._limit_of(self.env)
+        return None if budget is None else int(budget)
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         budget = self._time_limit()

@@ -27,12 +27,16 @@ class DownloadError(DataNotPrepared):
     """Raw data could not be fetched; the message names what and how to supply it."""
 
 
-def _hint(task_env_id: str, what: str) -> str:
+def _by_hand(task_env_id: str) -> str:
+    """The command preparing the task from files downloaded by hand."""
     name = task_env_id.rsplit("-v", 1)[0]
     return (
-        f"download {what} yourself and run `mle-gym prepare {name} --from PATH` "
-        f"(PATH: the downloaded file, or a folder holding it)"
+        f"`mle-gym prepare {name} --from PATH` (PATH: the downloaded file, or a folder holding it)"
     )
+
+
+def _hint(task_env_id: str, what: str) -> str:
+    return f"download {what} yourself and run {_by_hand(task_env_id)}"
 
 
 def fetch_url(url: str, dest: Path, *, task: str, what: str | None = None) -> Path:
@@ -68,12 +72,16 @@ def fetch_kaggle(competition: str, raw_dir: Path, *, task: str) -> Path:
     from mle_gym.data import kaggle
 
     try:
-        return kaggle.download_competition(competition, raw_dir)
+        return kaggle.download_competition(competition, raw_dir, prepare_command=_by_hand(task))
+    except kaggle.MissingCredentials as exc:  # its message says how to do without them
+        raise DownloadError(
+            f"{task}: Kaggle competition '{competition}' could not be downloaded: {exc}"
+        ) from exc
     except kaggle.KaggleError as exc:
         raise DownloadError(
             f"{task}: Kaggle competition '{competition}' could not be downloaded: {exc} "
             f"— or {_hint(task, f'the {competition} zip from kaggle.com')}"
-        ) from None
+        ) from exc
 
 
 def find_one(raw_dir: Path, patterns: tuple[str, ...], *, task: str, what: str) -> Path:
@@ -83,9 +91,7 @@ def find_one(raw_dir: Path, patterns: tuple[str, ...], *, task: str, what: str) 
         hits = sorted(raw_dir.rglob(pattern))
         if hits:
             return hits[0]
-    raise DataNotPrepared(
-        f"{task}: {what} not found in {raw_dir} (looked for {', '.join(patterns)})"
-    )
+    raise DataNotPrepared(f"{task}: {what} not found (looked for {', '.join(patterns)})")
 
 
 def read_raw_csv(raw_dir: Path, name: str, *, task: str) -> Any:
@@ -100,7 +106,7 @@ def read_raw_csv(raw_dir: Path, name: str, *, task: str) -> Any:
     with zipfile.ZipFile(found) as archive:
         members = [n for n in archive.namelist() if n.rsplit("/", 1)[-1] == name]
         if not members:
-            raise DataNotPrepared(f"{task}: {found} holds no {name}")
+            raise DataNotPrepared(f"{task}: {found.name} holds no {name}")
         with archive.open(members[0]) as handle:
             return pd.read_csv(handle, dtype=str, keep_default_na=False)
 

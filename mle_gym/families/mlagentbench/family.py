@@ -19,7 +19,8 @@ Episode shape:
   outputs are scored instead. A changed read-only file makes the result invalid.
 * reward: improvement over the baseline, success, or the raw score
   (:mod:`.grade`); ``info["grade"]`` has score, baseline (with how it was
-  measured), improvement and success.
+  measured), improvement, success and ``submission_exists`` (the graded files, or the
+  final code with ``rerun``, were there: :mod:`.submission`).
 
 Budgets default to MLAgentBench's: 50 steps and 5 hours (task.yaml ``limits``).
 """
@@ -106,7 +107,7 @@ class MLAgentBenchFamily(ReplicaVariants, TaskFamily):
     def reference_policy(cls, task: TaskSpec, observation: str) -> ReferencePolicy:
         from mle_gym.families.mlagentbench.policy import SolutionPolicy
 
-        return SolutionPolicy(task.folder, parse_config(task))
+        return SolutionPolicy(task.folder, parse_config(task), observation)
 
     # -- construction ----------------------------------------------------------------------
 
@@ -214,6 +215,7 @@ class MLAgentBenchFamily(ReplicaVariants, TaskFamily):
             run_evaluator,
         )
         from mle_gym.families.mlagentbench.sandbox_runner import SandboxRunner
+        from mle_gym.families.mlagentbench.submission import submission_exists
 
         task, cfg = self.task, self.cfg
         base = episode.state.get("baseline")
@@ -231,6 +233,9 @@ class MLAgentBenchFamily(ReplicaVariants, TaskFamily):
             success_threshold=cfg.success_threshold,
         )
         assert episode.fs is not None
+        grade.submission_exists = submission_exists(
+            episode.fs, "/workspace", cfg.outputs, cfg.run, self.rerun
+        )
         data = episode.data
         runner = SandboxRunner(
             episode.sandbox_kind,

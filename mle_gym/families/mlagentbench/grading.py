@@ -45,7 +45,9 @@ class MLABGrade:
 
     ``score`` is None when the result is missing or invalid (``message`` says why);
     ``baseline`` is the starter code's score, with ``baseline_runs`` (per seed) and
-    ``baseline_measured_by`` saying how it was obtained.
+    ``baseline_measured_by`` saying how it was obtained. ``submission_exists`` says whether
+    the agent handed in what the evaluator grades — the output files, or with ``rerun`` the
+    final code (:mod:`~mle_gym.families.mlagentbench.submission`) — valid or not.
     """
 
     task_id: str
@@ -61,6 +63,7 @@ class MLABGrade:
     improvement: float | None = None
     success: bool = False
     success_threshold: float = 0.1
+    submission_exists: bool = False
     details: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import Field
+from pydantic import Field, StrictBool
 
 from mle_gym.families.replicas import ReplicaSeedOptions
 
@@ -10,6 +10,6 @@ from mle_gym.families.replicas import ReplicaSeedOptions
 class MLAgentBenchOptions(ReplicaSeedOptions):
     """``gym.make("MLAgentBench/<task>-v0", rerun=True, replica_seed=1)``."""
 
-    rerun: bool = Field(
+    rerun: StrictBool = Field(
         False, description="run the final code again in a fresh sandbox and score that run"
     )

@@ -57,7 +57,11 @@ def check_choice(task: TaskSpec, cfg: MLABConfig, choice: str) -> None:
         raise ValueError(f"data must be one of {DATA_CHOICES}, got {choice!r}")
     if cfg.self_contained:
         if choice not in ("auto",):
-            raise ValueError(f"{task.env_id} is self-contained (no data); use data='auto'")
+            from mle_gym.hints import Hinted, Setting
+
+            raise ValueError(
+                Hinted(f"{task.env_id} is self-contained (no data); use ", Setting("data", "auto"))
+            )
         return
     if choice == "replica" and not cfg.has_replica:
         raise ValueError(f"task {task.key} has no offline replica")
@@ -103,6 +107,8 @@ def prepare_real(
             raw, holder = download.stage_from(from_path)
             try:
                 prepare(raw, public, private)
+            except (DataNotPrepared, FileNotFoundError) as exc:
+                raise store.MissingRawFiles(_wrong_files(task, cfg, from_path, exc)) from exc
             finally:
                 if holder is not None:
                     holder.cleanup()
@@ -113,12 +119,48 @@ def prepare_real(
 
             with tempfile.TemporaryDirectory(prefix="mle_gym-raw-", dir=public.parent) as tmp:
                 raw = Path(tmp)
-                fetch(raw)
+                try:
+                    fetch(raw)
+                except DataNotPrepared as exc:
+                    if not cfg.has_replica:
+                        raise
+                    raise download.DownloadError(f"{exc}; or, offline, {_offline(task)}") from exc
                 prepare(raw, public, private)
             origin = f"download via {cfg.real_source.get('via', 'web')}"
         return {"origin": origin, "prepare_seconds": round(time.time() - started, 3)}
 
     return store.build(task, "real", "real", builder, force=force)
+
+
+def _offline(task: TaskSpec) -> str:
+    """The offline alternative to a task's real data (for a task with a replica)."""
+    return (
+        f"use the task's offline replica (`--data replica`; `mle-gym prepare {task.env_id} "
+        "--replica` builds it ahead)"
+    )
+
+
+def _wrong_files(task: TaskSpec, cfg: MLABConfig, from_path: Path, exc: Exception) -> str:
+    """Why ``--from from_path`` could not be prepared: the task's complaint (``exc``: the
+    file it looked for), the files ``from_path`` holds and what was expected."""
+    from mle_gym.authoring.archives import describe_files, files_of
+    from mle_gym.data.kaggle import competition_url
+
+    path = from_path.expanduser().resolve()
+    complaint = str(exc)
+    name, _, rest = complaint.partition(": ")
+    if rest and name.lower() in (task.key.lower(), task.env_id.lower().rsplit("-v", 1)[0]):
+        complaint = rest  # the task's name, said once already
+    competition = cfg.real_source.get("competition")
+    if _is_kaggle(cfg) and competition:
+        url = competition_url(str(competition), "data")
+        expected = f"the data of the Kaggle competition {competition}, from {url}"
+    else:
+        expected = _source_phrase(cfg)
+    return (
+        f"--from {from_path} does not hold the files {task.env_id} needs: {complaint}; "
+        f"it holds {describe_files(files_of(path))}. Expected: {expected}"
+    )
 
 
 def status(task: TaskSpec, cfg: MLABConfig) -> str:

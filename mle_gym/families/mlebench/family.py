@@ -84,9 +84,13 @@ class MLEBenchFamily(ReplicaVariants, TaskFamily):
         if sources.available(task, data):
             return None
         if data in ("kaggle", "bundled"):
-            return (
-                f"{data} data for {task.key} is not prepared; run "
-                f"`mle-gym prepare {task.id}`, or use data='replica' if it has one"
+            from mle_gym.hints import Hinted, Setting
+
+            return Hinted(
+                f"{data} data for {task.key} is not prepared; run `mle-gym prepare {task.id}`, "
+                "or use ",
+                Setting("data", "replica"),
+                " if it has one",
             )
         return sources.missing_data_message(task)
 
@@ -239,7 +243,8 @@ class MLEBenchFamily(ReplicaVariants, TaskFamily):
     ) -> GradeLike:
         """The grader's report on ``submission`` against the answers of ``data`` (replica
         variant ``seed``), graded as the ``grading`` option says; the file is copied
-        first, so it may change meanwhile."""
+        first, so it may change meanwhile. The messages call the file by its own name
+        (``preds.csv``), with no advice meant for an agent."""
         import shutil
 
         from mle_gym.families.mlebench.grading import grade_submission
@@ -256,6 +261,7 @@ class MLEBenchFamily(ReplicaVariants, TaskFamily):
                 answers=prepared.private / self.task.answers_file,
                 data_source=prepared.source,
                 grading=self.opts.grading,
+                submission_name=submission.name if submission is not None else None,
             )
 
     def prepare(self, request: PrepareRequest) -> str:

@@ -51,8 +51,14 @@ def grade_submission(
     data_source: str,
     max_bytes: int | None = None,
     grading: str = "mlebench",
+    submission_name: str | None = None,
 ) -> GradeReport:
     """Grade ``submission`` (a host-side COPY of the agent's file) for ``task``.
+
+    ``submission_name`` is what the messages call the file: the name of the file that was
+    copied when it is not the agent's (``mle-gym grade --submission preds.csv``), so that
+    they speak of ``preds.csv`` and give no advice meant for an agent. Default: the
+    copy's own name, and an agent's wording (what to write where).
 
     ``grading`` (one of :data:`GRADING_MODES`) chooses the verdict:
 
@@ -74,6 +80,7 @@ def grade_submission(
         expected_ids_from=expected_ids_from,
         data_source=data_source,
         max_bytes=max_bytes,
+        submission_name=submission_name,
     )
     if grading == "strict" or not has_parity_grader(task):
         return strict
@@ -81,7 +88,7 @@ def grade_submission(
         return dataclasses.replace(strict, grading="mlebench")
     assert submission is not None  # it exists
     limit = max_bytes if max_bytes is not None else task.submission.max_mb * 2**20
-    verdict = grade_like_mlebench(task, submission, answers, max_bytes=limit)
+    verdict = grade_like_mlebench(task, submission, answers, max_bytes=limit, name=submission_name)
     findings: list[str] = []
     if not strict.valid:
         findings.append(strict.message)
@@ -105,6 +112,7 @@ def _grade_strict(
     expected_ids_from: Path | None,
     data_source: str,
     max_bytes: int | None,
+    submission_name: str | None = None,
 ) -> GradeReport:
     """The strict grade (``grading="strict"``) of ``submission``.
 
@@ -142,27 +150,26 @@ def _grade_strict(
     base = _base_fields(task, data_source)
     limit = max_bytes if max_bytes is not None else spec.max_mb * 2**20
     if task.grader == "raw":
-        return _grade_raw(task, submission, answers, base, limit)
+        return _grade_raw(task, submission, answers, base, limit, submission_name)
     truth, expected = _answers(answers, spec)
     if expected_ids_from is not None:
         _check_expected_ids(expected_ids_from, spec, expected.ids)
     scorer = _scorer(task)
 
     if submission is None or not (submission.exists() or submission.is_symlink()):
-        where = f"{submission.name} was not found" if submission is not None else "none was given"
-        return _invalid(
-            base,
-            exists=False,
-            message=f"no submission file: {where}; write {spec.file} with the columns "
-            f"{','.join((spec.id_column, *spec.target_columns))}",
-        )
+        return _invalid(base, exists=False, message=_no_file(task, submission, submission_name))
     try:
         predicted = validate_against(
             read_submission(
-                submission, spec, max_bytes=limit, max_rows=_max_rows(len(expected.ids))
+                submission,
+                spec,
+                max_bytes=limit,
+                max_rows=_max_rows(len(expected.ids)),
+                name=submission_name,
             ),
             expected,
             spec,
+            submission_name,
         )
     except InvalidSubmission as exc:
         return _invalid(base, exists=True, message=str(exc))
@@ -174,6 +181,21 @@ def _grade_strict(
     if not aligned:  # validation guarantees the same ids; alignment by sorting relies on it
         raise RuntimeError(f"{task.key}: submission and answers are not aligned by id")
     return _score(task, lambda: scorer(predicted, truth), base, data_source)
+
+
+def _no_file(task: MLEBenchTask, submission: Path | None, submission_name: str | None) -> str:
+    """The message for a submission file that is not there: for an agent, what to write
+    (``submission_name`` None), else that the named file does not exist."""
+    if submission_name is not None:
+        return f"no submission file: {submission_name} does not exist"
+    spec = task.submission
+    if task.grader == "raw":
+        return f"no submission file: write {spec.file}"
+    where = f"{submission.name} was not found" if submission is not None else "none was given"
+    return (
+        f"no submission file: {where}; write {spec.file} with the columns "
+        f"{','.join((spec.id_column, *spec.target_columns))}"
+    )
 
 
 def _max_rows(n_ids: int) -> int:
@@ -202,7 +224,12 @@ def _score(
 
 
 def _grade_raw(
-    task: MLEBenchTask, submission: Path | None, answers: Path, base: dict[str, Any], limit: int
+    task: MLEBenchTask,
+    submission: Path | None,
+    answers: Path,
+    base: dict[str, Any],
+    limit: int,
+    submission_name: str | None = None,
 ) -> GradeReport:
     """``grader: raw``: the task's grade() gets both files as text frames, unvalidated."""
     module = task.module("grade")
@@ -214,11 +241,9 @@ def _grade_raw(
     except InvalidSubmission as exc:
         raise RuntimeError(f"answers file {answers} is unusable: {exc}") from exc
     if submission is None or not (submission.exists() or submission.is_symlink()):
-        return _invalid(
-            base, exists=False, message=f"no submission file: write {task.submission.file}"
-        )
+        return _invalid(base, exists=False, message=_no_file(task, submission, submission_name))
     try:
-        predicted = read_table(submission, max_bytes=limit)
+        predicted = read_table(submission, max_bytes=limit, name=submission_name)
     except InvalidSubmission as exc:
         return _invalid(base, exists=True, message=str(exc))
     return _score(task, lambda: grade(predicted, truth), base, base["data_source"])

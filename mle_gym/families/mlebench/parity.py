@@ -95,27 +95,29 @@ def parity_grade_fn(task: MLEBenchTask) -> ParityGrade:
     return grade
 
 
-def read_like_mlebench(path: Path, *, max_bytes: int) -> pd.DataFrame:
+def read_like_mlebench(path: Path, *, max_bytes: int, name: str | None = None) -> pd.DataFrame:
     """The CSV at ``path`` as MLE-bench reads a submission: ``pandas.read_csv`` with
     ``float_precision="round_trip"``, an empty file giving an empty frame. The file must
     be a regular file (not a symlink) of at most ``max_bytes`` bytes. InvalidSubmission
-    when it cannot be read (MLE-bench's ``grade_csv`` would fail there)."""
+    when it cannot be read (MLE-bench's ``grade_csv`` would fail there), calling the file
+    ``name`` (default: ``path``'s own name)."""
+    name = name or path.name
     try:
         fd = os.open(path, _OPEN_FLAGS)
     except OSError as exc:
-        raise InvalidSubmission(f"cannot open {path.name}: {exc.strerror}") from None
+        raise InvalidSubmission(f"cannot open {name}: {exc.strerror}") from None
     with os.fdopen(fd, "rb") as handle:
         info = os.fstat(handle.fileno())
         if not stat.S_ISREG(info.st_mode):
-            raise InvalidSubmission(f"{path.name} is not a regular file")
+            raise InvalidSubmission(f"{name} is not a regular file")
         if info.st_size > max_bytes:
             raise InvalidSubmission(
-                f"{path.name} has {info.st_size:,} bytes; at most {max_bytes:,} are accepted"
+                f"{name} has {info.st_size:,} bytes; at most {max_bytes:,} are accepted"
             )
         data = handle.read(min(max_bytes, info.st_size) + 1)
     if len(data) > max_bytes:
-        raise InvalidSubmission(f"{path.name} grew past {max_bytes:,} bytes while read")
-    return frame_like_mlebench(data, path.name)
+        raise InvalidSubmission(f"{name} grew past {max_bytes:,} bytes while read")
+    return frame_like_mlebench(data, name)
 
 
 def frame_like_mlebench(data: bytes, name: str = "submission.csv") -> pd.DataFrame:
@@ -218,42 +220,54 @@ def _read_answers(path: Path) -> Any:
 
 
 def grade_like_mlebench(
-    task: MLEBenchTask, submission: Path, answers: Path, *, max_bytes: int
+    task: MLEBenchTask,
+    submission: Path,
+    answers: Path,
+    *,
+    max_bytes: int,
+    name: str | None = None,
 ) -> ParityResult:
     """MLE-bench's verdict on the submission file ``submission`` (a host-side copy) for
-    ``task`` (see module docstring). Never raises because of the submission."""
+    ``task`` (see module docstring). Never raises because of the submission. ``name``:
+    what the messages call the file (default: the copy's own name, and "the submission"
+    when quoting the grader)."""
     grade = parity_grade_fn(task)
     with pandas2_text():
         truth = load_answers(answers)
         try:
-            frame = read_like_mlebench(submission, max_bytes=max_bytes)
+            frame = read_like_mlebench(submission, max_bytes=max_bytes, name=name)
         except InvalidSubmission as exc:
             return ParityResult(None, str(exc))
-        return score_frames(task, grade, frame, truth)
+        return score_frames(task, grade, frame, truth, name=name or "the submission")
 
 
 def score_frames(
-    task: MLEBenchTask, grade: ParityGrade, submission: pd.DataFrame, answers: Any
+    task: MLEBenchTask,
+    grade: ParityGrade,
+    submission: pd.DataFrame,
+    answers: Any,
+    *,
+    name: str = "the submission",
 ) -> ParityResult:
     """``grade(submission, answers)`` as MLE-bench's ``Grader`` runs it: the score rounded
-    to 5 decimals, or None with the reason."""
+    to 5 decimals, or None with the reason (which calls the submission ``name``)."""
     try:
         with pandas2_text(), warnings.catch_warnings():
             warnings.simplefilter("ignore")  # library warnings about the agent's data: noise
             value = round(float(grade(submission, answers)), 5)
     except InvalidSubmission as exc:
-        return ParityResult(None, f"MLE-bench's grader rejects the submission: {exc}")
+        return ParityResult(None, f"MLE-bench's grader rejects {name}: {exc}")
     except GraderFailure as exc:
-        return ParityResult(None, f"MLE-bench's grader fails on the submission: {exc}")
+        return ParityResult(None, f"MLE-bench's grader fails on {name}: {exc}")
     except Exception as exc:
         logger.info("%s: MLE-bench's grading fails: %r", task.key, exc)
         return ParityResult(
             None,
-            f"MLE-bench's grader fails on the submission ({type(exc).__name__}); check the "
+            f"MLE-bench's grader fails on {name} ({type(exc).__name__}); check the "
             "columns, ids and values against the sample submission",
         )
     if math.isnan(value):  # MLE-bench would report NaN as the score
-        return ParityResult(None, "the submission's score is not a number (NaN)")
+        return ParityResult(None, f"{name}'s score is not a number (NaN)")
     return ParityResult(value, "")  # an infinite score too, as MLE-bench reports it
 
 

@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 
 from mle_gym.data import kaggle, store
-from mle_gym.data.store import DataNotPrepared, PreparedData
+from mle_gym.data.store import DataNotPrepared, MissingRawFiles, NotYetSupported, PreparedData
 
 __all__ = ["DataNotPrepared", "NotYetSupported"]
 from mle_gym.families.mlebench.task import MLEBenchTask
@@ -27,10 +27,6 @@ from mle_gym.families.mlebench.task import MLEBenchTask
 log = logging.getLogger(__name__)
 
 DATA_CHOICES = ("auto", "kaggle", "replica", "bundled")
-
-
-class NotYetSupported(DataNotPrepared):
-    """The task's real data cannot be prepared by this version of mle_gym."""
 
 
 _warned: set[str] = set()
@@ -83,15 +79,30 @@ def prepare_kaggle(
         with tempfile.TemporaryDirectory(prefix="mle_gym-raw-") as tmp:
             src = zip_path
             if src is None:
-                src = kaggle.download_competition(competition, Path(tmp))
+                src = kaggle.download_competition(
+                    competition,
+                    Path(tmp),
+                    prepare_command=f"`mle-gym prepare {task.id} --from PATH.zip`",
+                    offline=_offline_hint(task),
+                )
+            if src.is_dir():
+                raise DataNotPrepared(
+                    f"--from {src} is a folder; give the competition's zip, as downloaded "
+                    f"from {kaggle.competition_url(competition, 'data')}"
+                )
             zip_md5 = store.md5_file(src)
-            expected = cfg.get("zip_md5")
-            if expected and zip_md5 != expected:
-                log.warning("zip md5 %s differs from MLE-bench's %s", zip_md5, expected)
             raw = Path(tmp) / "raw"
             raw.mkdir()
             kaggle.extract_zip(src, raw)
-            prepare(raw, public, private)
+            try:
+                prepare(raw, public, private)
+            except FileNotFoundError as exc:
+                if exc.filename and not Path(str(exc.filename)).is_relative_to(raw):
+                    raise  # not a file of the archive
+                raise MissingRawFiles(_wrong_files(task, src, raw, exc, competition)) from exc
+            expected = cfg.get("zip_md5")
+            if expected and zip_md5 != expected:
+                log.warning("zip md5 %s differs from MLE-bench's %s", zip_md5, expected)
         return {
             "zip": str(zip_path) if zip_path else f"kaggle:{competition}",
             "zip_md5": zip_md5,
@@ -99,6 +110,43 @@ def prepare_kaggle(
         }
 
     return store.build(task, "kaggle", "kaggle", builder, force=force)
+
+
+def _offline_hint(task: MLEBenchTask) -> str | None:
+    """The offline alternative to Kaggle's data, for messages (None: the task has none)."""
+    if "replica" not in task.data:
+        return None
+    return (
+        f"use the task's offline replica (`--data replica`; `mle-gym prepare {task.id} "
+        "--replica` builds it ahead)"
+    )
+
+
+def _wrong_files(
+    task: MLEBenchTask, src: Path, raw: Path, exc: FileNotFoundError, competition: str
+) -> str:
+    """Why the files extracted from ``src`` into ``raw`` are not the competition's: the
+    file the task's preparation looked for (``exc``) and the files the archive holds."""
+    from mle_gym.authoring.archives import describe_files, files_of
+
+    found = files_of(raw)
+    if exc.filename:
+        missing = str(Path(str(exc.filename)).relative_to(raw))
+        nested = [f for f in found if f.endswith("/" + missing)]
+        hint = (
+            f" (it holds {nested[0]}: the files must be at the top of the archive, as in the "
+            "zip Kaggle gives)"
+            if nested
+            else ""
+        )
+        why = f"{task.id}'s preparation needs {missing}, which it lacks{hint}"
+    else:
+        why = f"{task.id}'s preparation stopped: {exc}"
+    return (
+        f"{src.name} does not hold the files of the Kaggle competition {competition}: {why}; "
+        f"it holds {describe_files(found)}. Download the competition's data from "
+        f"{kaggle.competition_url(competition, 'data')} and give that zip to --from"
+    )
 
 
 def missing_data_message(task: MLEBenchTask) -> str:
@@ -137,9 +185,14 @@ def resolve(task: MLEBenchTask, data: str = "auto", replica_seed: int = 0) -> Pr
     if data in ("kaggle", "bundled"):
         found = store.lookup(task, data)
         if found is None:
+            from mle_gym.hints import Hinted, Setting
+
             raise DataNotPrepared(
-                f"{data} data for {task.key} is not prepared; run `mle-gym prepare {task.id}` "
-                f"(Kaggle credentials, or --from PATH.zip), or use data='replica'"
+                Hinted(
+                    f"{data} data for {task.key} is not prepared; run `mle-gym prepare "
+                    f"{task.id}` (Kaggle credentials, or --from PATH.zip), or use ",
+                    Setting("data", "replica"),
+                )
             )
         return found
     if data == "auto":

@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from mle_gym.families.mlebench.task import MLEBenchTask
+from mle_gym.hints import Hinted, Setting
 
 REWARD_MODES = ("auto", "percentile", "medal", "normalized", "raw")
 MEDAL_REWARD = {"gold": 1.0, "silver": 0.75, "bronze": 0.5}
@@ -61,16 +62,29 @@ def resolve_mode(mode: str, task: MLEBenchTask, data_source: str) -> str:
     if mode in ("percentile", "medal"):
         if data_source != "kaggle":
             raise RewardConfigError(
-                f"reward_mode={mode!r} compares with the human leaderboard and needs real "
-                f"Kaggle data, but this episode uses {data_source!r} data; use 'normalized' "
-                f"or 'raw', or prepare Kaggle data (`mle-gym prepare {task.id}`)"
+                Hinted(
+                    Setting("reward_mode", mode),
+                    " compares with the human leaderboard and needs real Kaggle data, but "
+                    f"this episode uses {data_source!r} data; use ",
+                    Setting("reward_mode", "normalized"),
+                    " or ",
+                    Setting("reward_mode", "raw"),
+                    f", or prepare Kaggle data (`mle-gym prepare {task.id}`)",
+                )
             )
         if task.leaderboard is None or (mode == "percentile" and not has_lb):
-            raise RewardConfigError(f"task {task.key} has no leaderboard for reward_mode={mode!r}")
+            raise RewardConfigError(
+                Hinted(f"task {task.key} has no leaderboard for ", Setting("reward_mode", mode))
+            )
     if mode == "normalized" and _normalized_bounds(task, data_source) is None:
         raise RewardConfigError(
-            f"task {task.key} has no sample-submission/reference scores for {data_source!r} "
-            f"data, so reward_mode='normalized' is undefined; use 'raw'"
+            Hinted(
+                f"task {task.key} has no sample-submission/reference scores for {data_source!r} "
+                "data, so ",
+                Setting("reward_mode", "normalized"),
+                " is undefined; use ",
+                Setting("reward_mode", "raw"),
+            )
         )
     return mode
 

@@ -7,8 +7,9 @@ registered ``mean-absolute-error`` is rounded to a whole number for another
 competition).
 
 Note: the reference figures label this competition ``dice-hausdorff-combo``
-(copied from MLE-bench's config.yaml); MLE-bench's grade.py computes this masked
-MAE, which is what is implemented here. Lower is better.
+(copied from MLE-bench's config.yaml), but MLE-bench's grade.py computes this masked
+MAE, which is what is implemented here, and task.yaml lists ``mean-absolute-error``
+(a correction in scripts/generate_mlebench_tasks.py). Lower is better.
 """
 
 from __future__ import annotations

@@ -16,6 +16,8 @@ from mle_gym.families.mlebench.testing import (
     ParityCase,
     WorseCase,
     assert_score,
+    expect,
+    is_worse,
     score,
 )
 
@@ -40,6 +42,19 @@ def ignores_the_expiratory_phase(task: MLEBenchTask, tmp_path: Path) -> None:
     case = CASE
     report = score(task, tmp_path, case.answers, case.imperfect)
     assert_score(report, 1.0)
+
+
+def lists_the_metric_it_grades(task: MLEBenchTask, tmp_path: Path) -> None:
+    """task.yaml names what is graded: MLE-bench's grade.py computes the mean absolute error
+    (lower is better), although its config.yaml calls the metric dice-hausdorff-combo."""
+    expect(task.metric == "mean-absolute-error", f"task.yaml lists the metric {task.metric!r}")
+    expect(task.lower_is_better, "task.yaml says higher is better")
+    closer = {"id": CASE.imperfect["id"], "pressure": [6.34, 5.41, 8.38, 0.0, 0.0, 0.0]}
+    near = score(task, tmp_path, CASE.answers, closer)  # each scored row off by 0.5
+    far = score(task, tmp_path, CASE.answers, CASE.imperfect)  # off by 1.0
+    assert_score(near, 0.5)
+    assert_score(far, 1.0)
+    expect(is_worse(task, 1.0, 0.5), "the farther submission does not score worse")
 
 
 PARITY_EXPECTED = {
@@ -76,4 +91,5 @@ CASES: dict[str, Check] = {
         expected={**PARITY_EXPECTED, "blank_target": "same"},
     ),
     "ignores-the-expiratory-phase": ignores_the_expiratory_phase,
+    "lists-the-metric-it-grades": lists_the_metric_it_grades,
 }
