@@ -394,3 +394,21 @@ def test_a_missing_custom_image_names_the_command_that_builds_it(
     line = _error_line(err)
     assert "docker image 'mle-gym-no-such-image-zz:1' not found" in line
     assert "`mle-gym sandbox build --image mle-gym-no-such-image-zz:1`" in line
+
+
+def test_a_reader_that_goes_away_is_not_an_error() -> None:
+    """``mle-gym list --json | head -c 100``: no traceback, exit status 0."""
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mle_gym.cli", "list", "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout.read(100)
+    proc.stdout.close()  # the reader goes away before the command finished writing
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 0, err
+    assert "Traceback" not in err and "BrokenPipe" not in err

@@ -162,6 +162,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader went away (`mle-gym list --json | head`)
+        _quiet_stdout()
+        return 0
     except Exception as exc:
         if args.debug:
             raise
@@ -169,6 +172,20 @@ def main(argv: list[str] | None = None) -> int:
             print(f"mle-gym: error: {escape_text(error_message(exc))}", file=sys.stderr)
             return 2
         raise
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null, so the interpreter's final flush into a closed pipe
+    raises nothing more."""
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    finally:
+        os.close(devnull)
 
 
 def error_message(exc: BaseException) -> str:

@@ -86,12 +86,10 @@ class MLEBenchFamily(ReplicaVariants, TaskFamily):
         if data in ("kaggle", "bundled"):
             from mle_gym.hints import Hinted, Setting
 
-            return Hinted(
-                f"{data} data for {task.key} is not prepared; run `mle-gym prepare {task.id}`, "
-                "or use ",
-                Setting("data", "replica"),
-                " if it has one",
-            )
+            text = f"{data} data for {task.key} is not prepared; run `mle-gym prepare {task.id}`"
+            if "replica" not in task.sources:
+                return text
+            return Hinted(text + ", or use its offline replica: ", Setting("data", "replica"))
         return sources.missing_data_message(task)
 
     def resolve_data(self, data: str, options: Mapping[str, Any]) -> PreparedData:
