@@ -108,3 +108,43 @@ def test_an_evaluation_writes_provenance_into_every_result_file(tmp_path: Path) 
     assert rp["data"][0]["value"]["variant"] == prov["data"]["variant"]
     markdown = (out / "report.md").read_text()
     assert "## Provenance" in markdown and prov["software"]["commit"][:12] in markdown
+
+
+@pytest.mark.slow
+def test_tasks_skipped_for_want_of_data_are_recorded_with_the_reason(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mle_gym.cli",
+            "eval",
+            "spaceship-titanic",
+            "aerial-cactus-identification",
+            "--data",
+            "replica",
+            "--skip-unavailable",
+            "--sandbox",
+            "local",
+            "--out",
+            str(out),
+            "--no-progress",
+            "--no-plots",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    config = json.loads((out / "config.json").read_text())
+    (asked,) = config["selection"]
+    assert asked["tasks"] == ["spaceship-titanic", "aerial-cactus-identification"]
+    assert asked["skip_unavailable"] is True
+    (skipped,) = asked["skipped"]
+    assert skipped["task"] == "MLEBench/aerial-cactus-identification-v0"
+    assert "replica" in skipped["reason"]
+    report = json.loads((out / "report.json").read_text())
+    assert report["provenance"]["selection"] == config["selection"]
+    markdown = (out / "report.md").read_text()
+    assert "skipped MLEBench/aerial-cactus-identification-v0: " in markdown
+    assert "with --skip-unavailable" in markdown

@@ -215,13 +215,20 @@ def request_from_args(args: argparse.Namespace) -> Any:
 def summary(report: dict[str, Any]) -> dict[str, Any]:
     """The overall figures of an evaluation report that ``eval`` and ``report`` print."""
     overall = report["overall"]
-    return {
+    out = {
         "episodes": report["counts"],
+        "failure_kinds": report.get("failure_kinds") or {},
         "made_submission_pct": overall["made_submission_pct"]["mean"],
         "valid_submission_pct": overall["valid_submission_pct"]["mean"],
         "any_medal_pct": overall["any_medal_pct"]["mean"],
         "mean_reward": overall["reward"]["mean"],
+        "reward_mode": overall["reward"].get("mode"),
     }
+    if overall["reward"].get("mixed_modes"):  # different scales: one mean per mode
+        out["mean_reward_by_mode"] = {
+            mode: stat["mean"] for mode, stat in (overall.get("reward_by_mode") or {}).items()
+        }
+    return out
 
 
 def cmd_eval(args: argparse.Namespace) -> int:

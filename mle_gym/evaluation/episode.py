@@ -31,7 +31,7 @@ episode ran on; None when its data is not a replica), ``final_files``, ``backend
 and ``host`` (where it ran), ``provenance``
 (the env's :meth:`~mle_gym.env.MLEEnv.provenance` — software version and commit, data
 source and variant with its checks, sandbox backend and image, grading mode, resolved
-reward mode — plus the agent spec and backend; the software only when the episode
+reward mode — plus the agent spec; the software only when the episode
 failed before reset; ``grade.json`` carries the same block), and ``timing``
 (started_at, finished_at, seconds, make_s, episode_s, snapshot_s).
 
@@ -254,7 +254,9 @@ def base_record(job: EpisodeJob) -> dict[str, Any]:
 
 def _job_provenance(job: EpisodeJob, env_provenance: dict[str, Any] | None) -> dict[str, Any]:
     """The record's ``provenance``: the env's (:meth:`mle_gym.env.MLEEnv.provenance`, after
-    reset) — or, before one, the software only — plus the agent spec and the backend."""
+    reset) — or, before one, the software only — plus the agent spec. (Where the episode
+    ran — backend, host — is the record's own: the same episode run elsewhere has the same
+    provenance and grade.)"""
     from mle_gym.provenance import software
 
     out: dict[str, Any] = dict(env_provenance or {"software": software()})
@@ -262,7 +264,6 @@ def _job_provenance(job: EpisodeJob, env_provenance: dict[str, Any] | None) -> d
         "spec": job.settings.get("agent"),
         "args": job.settings.get("agent_args") or {},
     }
-    out["backend"] = job.backend
     return out
 
 

@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from mle_gym.evaluation import layout
-from mle_gym.evaluation.config import ExecutionOptions, RunConfig, save_config
+from mle_gym.evaluation.config import ExecutionOptions, RunConfig
 from mle_gym.evaluation.errors import RunLocked
 from mle_gym.evaluation.failfast import FailFast, SystematicFailure
 from mle_gym.evaluation.plan import EvalRequest, pending_jobs, resolve_run
@@ -175,8 +175,8 @@ def run_eval(request: EvalRequest) -> EvalResult:
         with layout.run_lock(run_dir):
             if layout.read_json(layout.config_path(run_dir)) != resolved.stored:
                 resolved = resolve_run(request)  # another session changed the run meanwhile
-            if resolved.changed:
-                save_config(run_dir, resolved.config, resolved.execution)
+            if resolved.changed:  # settings, execution options and the selection record
+                layout.write_json_atomic(layout.config_path(run_dir), resolved.content)
             created = []  # the folder holds a run now: keep it whatever happens
             return _run(request, run_dir, resolved.config, resolved.execution, resolved.stored)
     except RunLocked:

@@ -219,10 +219,14 @@ def _takes(family: Any, option: str) -> bool:
 
 
 def check_config(
-    config: RunConfig, request: EvalRequest, execution: ExecutionOptions | None = None
+    config: RunConfig,
+    request: EvalRequest,
+    execution: ExecutionOptions | None = None,
+    skipped: list[dict[str, str]] | None = None,
 ) -> RunConfig:
     """Validate ``config`` on this machine (see the module docstring); return it, minus
-    tasks without data when ``request.skip_unavailable``. Each task's family judges the
+    tasks without data when ``request.skip_unavailable`` (each appended to ``skipped``, when
+    given, as ``{"task": env id, "reason": why}``). Each task's family judges the
     settings (``check_settings``) and, unless the episodes run on a remote cluster, whether
     the task can run here now (``problem``, ``unavailable``: cheap checks, no data loaded)."""
     from mle_gym.sandbox import check_kind
@@ -252,6 +256,8 @@ def check_config(
             + ", ".join(sorted(layout.task_id_of(e) for e in dropped)),
             file=sys.stderr,
         )
+        if skipped is not None:
+            skipped += [{"task": e, "reason": str(why)} for e, why in sorted(missing)]
         kept = tuple(t for t in config.tasks if t not in dropped)
         if not kept:
             raise EvalConfigError("no selected task has usable data")
@@ -345,10 +351,32 @@ def resolve_run(request: EvalRequest) -> ResolvedRun:
     if raw is not None and EXECUTION_KEY in raw:
         stored_execution = ExecutionOptions.from_json(raw[EXECUTION_KEY])
     execution = build_execution(request, stored_execution)
-    config = check_config(build_config(request, stored), request, execution)
+    skipped: list[dict[str, str]] = []
+    config = check_config(build_config(request, stored), request, execution, skipped)
     if stored is not None:
         config = merge_for_resume(stored, config)
-    return ResolvedRun(config, execution, config_json(config, execution, raw), raw)
+    content = config_json(config, execution, raw)
+    if request.selects_tasks or raw is None:
+        content[SELECTION_KEY] = [*(raw or {}).get(SELECTION_KEY, []), selection(request, skipped)]
+    return ResolvedRun(config, execution, content, raw)
+
+
+#: config.json's record of what each session asked for (provenance; never compared)
+SELECTION_KEY = "selection"
+
+
+def selection(request: EvalRequest, skipped: list[dict[str, str]]) -> dict[str, Any]:
+    """What one ``eval`` invocation asked for: the task ids named, ``split``, ``benchmark``,
+    ``include_leaky``, ``skip_unavailable``, and the tasks ``--skip-unavailable`` dropped,
+    each with the reason (``skipped``). A resumed session that selects tasks adds one."""
+    return {
+        "tasks": list(request.tasks),
+        "split": request.split,
+        "benchmark": request.benchmark,
+        "include_leaky": request.include_leaky,
+        "skip_unavailable": request.skip_unavailable,
+        "skipped": skipped,
+    }
 
 
 def pending_jobs(

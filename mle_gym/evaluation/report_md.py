@@ -239,12 +239,17 @@ def _provenance(report: dict[str, Any]) -> list[str]:
                 detail.append(f"MLE-bench checksums: {v['mlebench_checksums']}")
             lines.append(f"  - {v['task_id']}: {', '.join(detail)} ({item['episodes']} ep.)")
     selection = prov.get("selection")
-    if isinstance(selection, dict):
-        asked = [f"{k} {selection[k]}" for k in ("split", "benchmark") if selection.get(k)]
-        if selection.get("tasks"):
-            asked.append("tasks " + ", ".join(map(str, selection["tasks"])))
-        lines.append(f"- selection asked for: {'; '.join(asked) or '-'}")
-        for skipped in selection.get("skipped") or []:
+    sessions = selection if isinstance(selection, list) else [selection] if selection else []
+    for i, asked in enumerate(s for s in sessions if isinstance(s, dict)):
+        parts = [f"{k} {asked[k]}" for k in ("split", "benchmark") if asked.get(k)]
+        if asked.get("tasks"):
+            parts.append("tasks " + ", ".join(map(str, asked["tasks"])))
+        flags = [f for f in ("include_leaky", "skip_unavailable") if asked.get(f)]
+        if flags:
+            parts.append("with " + ", ".join("--" + f.replace("_", "-") for f in flags))
+        when = "selection asked for" if i == 0 else "added on resume"
+        lines.append(f"- {when}: {'; '.join(parts) or '-'}")
+        for skipped in asked.get("skipped") or []:
             reason = escape_line(str(skipped.get("reason", ""))[:300])
             lines.append(f"  - skipped {skipped.get('task')}: {reason}")
     return lines

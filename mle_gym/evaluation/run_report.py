@@ -214,6 +214,9 @@ def episode_outcome(
 PHASE_KINDS = {
     "make_env": "environment",
     "make_agent": "agent",
+    "agent": "agent",
+    "reset": "environment",
+    "step": "environment",
     "worker": "environment",
     "snapshot": "environment",
     "close": "environment",
@@ -253,8 +256,9 @@ def run_provenance(run_dir: Path, rows: list[dict[str, Any]]) -> dict[str, Any]:
     """``report["provenance"]``: the software writing the report, and over the finished
     episodes the distinct software versions, sandboxes, grading modes, data variants and
     MLE-bench checksum statuses (each with its episode count); the agent spec; and the
-    selection the run was asked for (``config.json``'s ``selection``: split, benchmark,
-    task ids asked, and every task skipped with the reason), when recorded."""
+    selections the run was asked for (``config.json``'s ``selection``: one entry per
+    session that selected tasks — split, benchmark, task ids, flags, and every task
+    skipped with the reason), when recorded."""
     from mle_gym.provenance import software
 
     done = _finished(rows)

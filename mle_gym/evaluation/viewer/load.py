@@ -82,6 +82,11 @@ def load_run(run_dir: Path | str, limits: Limits | None = None) -> RunView:
         (raw_report or {}).get("provenance"), raw_config.get("provenance"), limits=limits
     )
     plots = _load_plots(run_dir, raw_report, limits, notes)
+    if plots and report_note:
+        notes.append(
+            "the plots are as drawn with report.json, not with the figures computed now; "
+            f"mle-gym report {run_dir} redraws them"
+        )
     return RunView(
         run_dir=str(run_dir),
         config=bounded(raw_config, limits.value_chars),
@@ -159,7 +164,8 @@ def _summary(
         "failed": sum(e.status == "failed" for e in planned),
         "pending": sum(e.status == "pending" for e in planned),
     }
-    if raw_report is not None and raw_report.get("counts") == counts:
+    stored = raw_report.get("counts") if raw_report is not None else None
+    if isinstance(stored, dict) and {k: stored.get(k) for k in counts} == counts:
         return raw_report, None
     if raw_report is None:
         why = "report.json is not written yet"
@@ -191,7 +197,8 @@ def _load_plots(
             )
     except OSError:
         return []
-    listed = [Path(str(p)).name for p in (raw_report or {}).get("plots") or []]
+    plotted = (raw_report or {}).get("plots")
+    listed = [Path(str(p)).name for p in plotted] if isinstance(plotted, list) else []
     order = [n for n in listed if n in names] + [n for n in names if n not in listed]
     plots = []
     for name in order:

@@ -19,6 +19,7 @@ from mle_gym.textsafe import escape_text
 
 FOLD_LINES = 40
 FOLD_CHARS = 4_000
+NEST_DEPTH = 4  # levels of nested tables before a value is shown as JSON
 
 
 def esc(text: Any) -> str:
@@ -51,8 +52,9 @@ def clip_html(c: Clip | None, *, language: str | None = None, fold: bool = True)
     )
 
 
-def value_html(value: Any) -> str:
-    """A JSON value in a table cell."""
+def value_html(value: Any, depth: int = 0) -> str:
+    """A JSON value in a table cell: scalars as text, dicts as nested tables, lists of
+    scalars joined by commas, other lists item by item; JSON below :data:`NEST_DEPTH`."""
     if value is None:
         return '<span class="muted">null</span>'
     if isinstance(value, bool):
@@ -61,23 +63,30 @@ def value_html(value: Any) -> str:
         return esc(num(value))
     if isinstance(value, str):
         return esc(value) if "\n" not in value else f"<pre>{esc(value)}</pre>"
-    if isinstance(value, dict) and value and all(_scalar(v) for v in value.values()):
-        return kv_table(value)
+    if depth < NEST_DEPTH and isinstance(value, dict) and value:
+        return kv_table(value, depth=depth + 1)
+    if depth < NEST_DEPTH and isinstance(value, list) and value:
+        if all(_short_scalar(v) for v in value):
+            return ", ".join(value_html(v, depth + 1) for v in value)
+        return "".join(f'<div class="item">{value_html(v, depth + 1)}</div>' for v in value)
     text = json.dumps(value, ensure_ascii=False, indent=1, default=str)
-    return (
-        f"<code>{esc(text)}</code>"
-        if len(text) < 80 and "\n" not in text
-        else clip_html(Clip(text))
-    )
+    if len(text) < 80 and "\n" not in text:
+        return f"<code>{esc(text)}</code>"
+    return clip_html(Clip(text))
 
 
-def _scalar(value: Any) -> bool:
-    return value is None or isinstance(value, str | int | float | bool)
+def _short_scalar(value: Any) -> bool:
+    """A value that reads well inline: not a container, no newline, at most 200 chars."""
+    if isinstance(value, str):
+        return "\n" not in value and len(value) <= 200
+    return value is None or isinstance(value, int | float | bool)
 
 
-def kv_table(data: dict[str, Any], css: str = "kv") -> str:
+def kv_table(data: dict[str, Any], css: str = "kv", *, depth: int = 0) -> str:
     """A two-column table of ``data`` (``css``: the table's classes, never run text)."""
-    rows = "".join(f"<tr><th>{esc(k)}</th><td>{value_html(v)}</td></tr>" for k, v in data.items())
+    rows = "".join(
+        f"<tr><th>{esc(k)}</th><td>{value_html(v, depth)}</td></tr>" for k, v in data.items()
+    )
     return f'<table class="{css}">{rows}</table>'
 
 

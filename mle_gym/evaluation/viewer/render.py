@@ -29,6 +29,7 @@ from importlib import resources
 from typing import Any
 
 from mle_gym.evaluation.stats import fmt
+from mle_gym.evaluation.viewer.markdown import markdown_html
 from mle_gym.evaluation.viewer.markup import esc, kv_table, provenance_section
 from mle_gym.evaluation.viewer.model import RunView
 from mle_gym.evaluation.viewer.render_episodes import episode_index, episodes_section
@@ -44,6 +45,8 @@ OVERALL_LABELS = (
     ("leaderboard_percentile", "leaderboard percentile"),
     ("success_pct", "success over baseline (%)"),
 )
+#: report.md's sections the page shows in its own way
+REPORT_MD_SKIP = ("Plots", "Provenance")
 #: overall keys shown apart from the table (or not at all)
 OVERALL_OTHER = ("reward", "pass_at_k", "steps", "timing", "usage", "tasks", "seeds")
 TASK_COLUMNS = (
@@ -154,6 +157,9 @@ def _settings(view: RunView) -> str:
 
 
 def _summary(view: RunView) -> str:
+    """report.md's summary (without its plots and provenance, shown apart) as HTML; if
+    report.md cannot be made from this report (one of another format), the figures in
+    tables of the page's own."""
     report = view.report
     out = ['<section id="summary">\n<h2>Summary</h2>\n']
     if view.report_note:
@@ -161,17 +167,35 @@ def _summary(view: RunView) -> str:
     if not isinstance(report, dict):
         out.append('<p class="muted">No summary.</p>\n</section>\n')
         return "".join(out)
+    from mle_gym.evaluation.report_md import render_markdown
+
+    try:
+        text = render_markdown(report)
+    except Exception as exc:  # a report of another format: show its figures generically
+        out.append(
+            f'<p class="note">report.md could not be made from this report '
+            f"({esc(type(exc).__name__)}: {esc(exc)}); its figures:</p>\n"
+        )
+        out.append(_own_tables(report))
+    else:
+        out.append(f'<div class="report-md">{markdown_html(text, skip=REPORT_MD_SKIP)}</div>\n')
+    out.append("</section>\n")
+    return "".join(out)
+
+
+def _own_tables(report: dict[str, Any]) -> str:
+    out = []
     counts = report.get("counts") or {}
-    if counts:
+    if isinstance(counts, dict) and counts:
         out.append(
             f"<p>episodes: {esc(counts.get('finished'))}/{esc(counts.get('planned'))} finished "
             f"({esc(counts.get('done'))} done, {esc(counts.get('failed'))} failed, "
             f"{esc(counts.get('pending'))} pending)</p>\n"
         )
-    out.append(_overall(report.get("overall") or {}))
-    out.append(_tasks(report.get("tasks") or {}))
-    failures = report.get("failures") or []
-    if failures:
+    out.append(_overall(_stat(report.get("overall")) or {}))
+    out.append(_tasks(_stat(report.get("tasks")) or {}))
+    failures = report.get("failures")
+    if isinstance(failures, list) and failures:
         items = "".join(
             f"<li>{esc(f.get('task_id'))} seed {esc(f.get('seed'))}: "
             f"{esc(str(f.get('error') or '').split(chr(10), 1)[0][:300])}</li>"
@@ -179,7 +203,6 @@ def _summary(view: RunView) -> str:
             if isinstance(f, dict)
         )
         out.append(f"<h3>Failed episodes</h3>\n<ul>{items}</ul>\n")
-    out.append("</section>\n")
     return "".join(out)
 
 
