@@ -29,7 +29,6 @@ import pytest
 from mle_gym import cli
 from mle_gym.evaluation import layout
 from mle_gym.evaluation.config import RunConfig, save_config
-from mle_gym.evaluation.stats import fmt
 from mle_gym.evaluation.viewer import Limits, NotARunError, load_run, render_page
 from mle_gym.evaluation.viewer.render import embed_json
 from mle_gym.trajectory import TrajectoryWriter
@@ -243,18 +242,73 @@ def test_provenance_of_the_report_and_episodes_is_shown(mixed_run: Path) -> None
     assert "mle-gym-sandbox:1" in page
 
 
-def test_summary_shows_figures_it_does_not_know_by_name(mixed_run: Path) -> None:
+def md_tables(markdown: str) -> list[list[list[str]]]:
+    """The tables of a Markdown text: rows (header first, rule left out) of cells."""
+    tables: list[list[list[str]]] = []
+    previous = ""
+    for line in markdown.splitlines():
+        if line.startswith("|") and not line.startswith("|---"):
+            row = [c.strip() for c in line.strip().strip("|").split("|")]
+            if not previous.startswith("|"):
+                tables.append([])
+            tables[-1].append(row)
+        previous = line
+    return tables
+
+
+def test_the_summary_is_report_md(mixed_run: Path) -> None:
+    from html import escape
+
+    from mle_gym.evaluation.report_md import render_markdown
     from mle_gym.evaluation.run_report import write_report
 
     report = write_report(mixed_run, plots=False)
+    page = render_page(load_run(mixed_run)).html
+    summary = page[page.index('<section id="summary">') : page.index('<section id="episodes">')]
+    tables = md_tables(render_markdown(report))
+    assert len(tables) >= 2  # overall and per task
+    for table in tables:
+        head, *rows = table
+        assert "".join(f"<th>{escape(c)}</th>" for c in head) in summary
+        for row in rows:
+            assert "<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>" in summary
+    assert "<h3>Overall</h3>" in summary and "<h3>Per task</h3>" in summary
+    assert "Provenance" not in summary and "plots/" not in summary  # shown apart
+
+
+def test_markdown_of_report_md_becomes_escaped_html() -> None:
+    from mle_gym.evaluation.viewer.markdown import markdown_html
+
+    text = (
+        "# Evaluation report\n\n- agent: `<b>x</b>`\n  - nested <i>\n\n## Overall\n\n"
+        "| a | b |\n|---|---|\n| 1 <s> | `2` |\n\nA paragraph\nwith <script>.\n\n"
+        "## Plots\n\n![reward](plots/reward.png)\n"
+    )
+    assert markdown_html(text, skip=("Plots",)) == (
+        "<ul><li>agent: <code>&lt;b&gt;x&lt;/b&gt;</code><ul><li>nested &lt;i&gt;</li>"
+        "</ul></li></ul>\n<h3>Overall</h3>\n"
+        '<div class="table-wrap"><table class="md"><thead><tr><th>a</th><th>b</th></tr>'
+        "</thead><tbody><tr><td>1 &lt;s&gt;</td><td><code>2</code></td></tr></tbody></table>"
+        "</div>\n<p>A paragraph with &lt;script&gt;.</p>\n"
+    )
+
+
+def test_a_report_of_another_format_is_shown_in_tables_of_the_page(mixed_run: Path) -> None:
+    from mle_gym.evaluation.run_report import write_report
+
+    report = write_report(mixed_run, plots=False)
+    del report["config"]  # report.md cannot be made from it
     stat = {"mean": 0.25, "sem": 0.05, "n": 2}
     report["overall"]["reward"] = {"normalized": stat, "percentile": {**stat, "mean": 0.75}}
     report["overall"]["new_figure_pct"] = {"mean": 12.5, "sem": None, "n": 3}
     layout.write_json_atomic(mixed_run / "report.json", report)
     page = render_page(load_run(mixed_run)).html
+    assert "report.md could not be made from this report (KeyError: &#x27;config&#x27;)" in page
+    assert '<td>made a submission (%)</td><td class="num">50.0 ± 28.9</td>' in page
     assert '<td>mean reward (normalized)</td><td class="num">0.2500 ± 0.0500</td>' in page
     assert '<td>mean reward (percentile)</td><td class="num">0.7500 ± 0.0500</td>' in page
     assert '<td>new_figure_pct</td><td class="num">12.5000</td><td class="num">3</td>' in page
+    assert "<td>spaceship-titanic</td>" in page
 
 
 @pytest.mark.parametrize("case", ["missing", "no-config", "not-json", "other-json", "a-file"])
@@ -547,8 +601,9 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture(scope="module")
 def real_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A real eval (replica spaceship-titanic, scripted agent, seeds 0 and 1), provenance
-    in report.json, and a crafted hostile failed episode in a folder named with markup."""
+    """A real eval (replica spaceship-titanic, scripted agent, seeds 0 and 1), a hostile
+    entry added to report.json's provenance, and a crafted hostile failed episode in a
+    folder named with markup."""
     _need_browser()  # do not spend the eval when the browser tests cannot run
     run = tmp_path_factory.mktemp("view") / "run"
     done = subprocess.run(
@@ -558,7 +613,7 @@ def real_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
     report = json.loads((run / "report.json").read_text())
-    report["provenance"] = {"mle_gym_version": "test-version", "note": INJECT}
+    report["provenance"] = {**report.get("provenance", {}), "reviewer": f"test-reviewer {INJECT}"}
     layout.write_json_atomic(run / "report.json", report)
     hostile_episode(run, HOSTILE_TASK, 0)
     return run
@@ -633,12 +688,15 @@ def test_page_of_a_real_run_in_chromium(real_run: Path, browser: Any, tmp_path: 
     titles = w.visible_episodes()
     assert titles == [f"#1 {TASK} · seed 0", f"#2 {TASK} · seed 1", f"#3 {HOSTILE_TASK} · seed 0"]
     report = json.loads((real_run / "report.json").read_text())
-    overall = page.inner_text("table.overall")
-    assert f"valid submission (%)\t{fmt(report['overall']['valid_submission_pct'])}" in overall
-    assert f"mean reward\t{fmt(report['overall']['reward'], 4)}" in overall
-    task_row = page.inner_text("table.tasks tbody tr")
-    assert task_row.split("\t")[:3] == [TASK, "replica", "2/0/0"]
-    assert fmt(report["tasks"][TASK]["score"], 5) in task_row
+    from mle_gym.evaluation.report_md import render_markdown
+
+    tables = md_tables(render_markdown(report))
+    shown = page.locator("#summary table")
+    assert shown.count() == len(tables) >= 2
+    for i, table in enumerate(tables):  # the summary is report.md's tables, cell for cell
+        rows = shown.nth(i).locator("tr")
+        assert [r.split("\t") for r in rows.all_inner_texts()] == table
+    assert [TASK, "replica (seeds 0)", "2/0/0"] in [row[:3] for row in tables[1]]
     assert page.evaluate("[...document.images].map(i => i.naturalWidth > 100)") == [True] * 4
     rows = page.inner_text("#episode-table tbody")
     for seed in (0, 1):
@@ -646,7 +704,12 @@ def test_page_of_a_real_run_in_chromium(real_run: Path, browser: Any, tmp_path: 
         assert f"{rec['score']:.6g}" in rows and f"{rec['reward']:.4f}" in rows
     first = page.locator("#ep-1")
     assert "write_file" in first.inner_text() and "submission.csv" in first.inner_text()
-    assert "test-version" in page.inner_text("section.provenance")
+    provenance = page.inner_text("section.provenance")
+    assert (
+        f"test-reviewer {INJECT}".replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+        in provenance
+    )
+    assert "report_software" in provenance  # every key of report.json's provenance
     hostile = page.locator("#ep-3").inner_text()
     assert "</script><script>window.__pwned=1;alert(1)</script>" in hostile
     assert '<img src=x onerror="window.__pwned=2;alert(2)">' in hostile

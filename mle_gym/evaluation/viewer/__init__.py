@@ -1,9 +1,10 @@
 """``mle-gym view``: one self-contained HTML page showing an evaluation run.
 
-The page has the run's settings and provenance, the summary (report.json's figures, as
-report.md shows them) and plots, and every episode: its outcome, transcript, the code the
-agent wrote or ran, its final workspace files, grade, errors and log — filterable by task,
-seed, outcome and text. It loads nothing from anywhere (plots are ``data:`` URIs, style
+The page has the run's settings and provenance, the summary (report.md's, made from
+report.json — or from the episode folders when report.json is missing or out of date)
+and plots, and every episode: its outcome, transcript, the code the agent wrote or ran,
+its final workspace files, grade, errors and log — filterable by task, seed, outcome and
+text. It loads nothing from anywhere (plots are ``data:`` URIs, style
 and script inline, a Content-Security-Policy forbids the rest), and everything taken from
 the run is escaped: agent text cannot become markup or script.
 
@@ -13,8 +14,8 @@ Modules, one concern each:
 * ``load`` — reading a run directory into that data, within the limits (read only),
   with ``steps`` (the trajectory), ``workspace`` (final files, log) and ``reading``
   (bounded file reads);
-* ``render`` — the HTML page, with ``render_episodes`` (the episodes) and ``markup``
-  (escaping, folding, tables);
+* ``render`` — the HTML page, with ``render_episodes`` (the episodes), ``markdown``
+  (report.md's summary as HTML) and ``markup`` (escaping, folding, tables);
 * ``serve`` — serving the page on 127.0.0.1 (``--serve``);
 * ``errors`` — the errors, ValueErrors the CLI prints as one line.
 

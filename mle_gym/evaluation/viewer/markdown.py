@@ -43,21 +43,22 @@ def _table(rows: list[str]) -> str:
 
 
 def _items(lines: list[str]) -> str:
-    """Nested ``<ul>`` of ``- `` items (two spaces of indent per level)."""
+    """Nested ``<ul>`` of ``- `` items (two spaces of indent per level; a sublist sits in
+    the item before it)."""
     out: list[str] = []
     depth = 0
     for line in lines:
-        level = (len(line) - len(line.lstrip(" "))) // 2 + 1
-        text = line.strip()[2:]
-        while depth < level:
+        level = min((len(line) - len(line.lstrip(" "))) // 2 + 1, depth + 1)
+        if level > depth:
             out.append("<ul>")
-            depth += 1
-        while depth > level:
-            out.append("</ul>")
-            depth -= 1
-        out.append(f"<li>{inline(text)}</li>")
-    out.extend("</ul>" for _ in range(depth))
-    return "".join(out) + "\n"
+        else:
+            out.append("</li>")
+            out.extend("</ul></li>" for _ in range(depth - level))
+        depth = level
+        out.append(f"<li>{inline(line.strip()[2:])}")
+    out.append("</li>")
+    out.extend("</ul></li>" for _ in range(depth - 1))
+    return "".join(out) + "</ul>\n"
 
 
 def markdown_html(text: str, *, skip: tuple[str, ...] = ()) -> str:

@@ -14,8 +14,10 @@ The episode index the script filters with is JSON in a ``<script type="applicati
 data block, with ``<``, ``>`` and ``&`` written as ``\\u003c``-style escapes and non-ASCII
 (U+2028/U+2029 included) as ``\\uXXXX``, so no text can close the block.
 
-Long texts are folded in ``<details>`` (:mod:`.markup`); text the loader cut says how
-much was cut. The episodes section is :mod:`.render_episodes`.
+Order, as evaluators read a run: the header (agent, data, counts), the summary (report.md's
+figures) and plots, the episodes, then the run's settings and provenance. Long texts are
+folded in ``<details>`` (:mod:`.markup`); text the loader cut says how much was cut. The
+episodes section is :mod:`.render_episodes`.
 """
 
 from __future__ import annotations
@@ -104,11 +106,11 @@ def render_page(view: RunView) -> Page:
         f"<style>{style}</style>\n</head>\n<body>\n",
         _header(view),
         "<main>\n",
-        _settings(view),
-        provenance_section("Provenance", view.provenance, "provenance"),
         _summary(view),
         _plots(view),
         episodes_section(view),
+        _settings(view),
+        provenance_section("Provenance", view.provenance, "provenance"),
         "</main>\n",
         '<script type="application/json" id="episode-index">',
         embed_json(episode_index(view.episodes)),
