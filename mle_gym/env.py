@@ -113,13 +113,9 @@ class MLEEnv(gym.Env[str, Any]):
             (its ``toolsets``); see :mod:`mle_gym.families.toolsets`.
         **options: the options of the task's family, by keyword (e.g.
             ``replica_seed=1``; ``docs/families.md`` lists each family's): checked by
-            the family's ``options_model``, so a misspelt one is an error naming the
-            known ones.
+            the family's ``options_model``; a misspelt keyword is a TypeError suggesting
+            the one meant, a bad value a ValueError naming it (:mod:`mle_gym.arg_checks`).
         family_options: the same options as a mapping (merged with ``options``).
-
-    A keyword neither the env nor the family takes is a TypeError suggesting the one meant
-    (:func:`mle_gym.arg_checks.did_you_mean`); a value of the wrong type or out of range
-    is a ValueError naming the keyword, the value and what it must be.
     """
 
     action_space: ToolCallSpace
@@ -154,7 +150,8 @@ class MLEEnv(gym.Env[str, Any]):
         **options: Any,
     ) -> None:
         self.task = task if isinstance(task, TaskSpec) else get_task(task)
-        check_env_keywords(self.task.env_id, locals())  # types and ranges of the keywords
+        given = dict(locals())  # the keywords as given
+        check_env_keywords(self.task.env_id, given)  # their types and ranges
         own = [p for p in inspect.signature(MLEEnv.__init__).parameters if p != "self"]
         merged = family_options_of(self.task, options, family_options, own[1:-1])
         self.family = make_family(self.task, merged)
@@ -172,18 +169,9 @@ class MLEEnv(gym.Env[str, Any]):
         self.keep_workspace = keep_workspace
         self.max_observation_chars = int(max_observation_chars)
         self._max_steps_arg = max_episode_steps
-        overrides = {
-            "time_budget_s": time_budget_s,
-            "exec_timeout_s": exec_timeout_s,
-            "memory_mb": memory_mb,
-            "pids": pids,
-            "cpus": cpus,
-            "cpu_time_s": cpu_time_s,
-            "disk_mb": disk_mb,
-        }
-        base = self.task.limits
-        given: dict[str, Any] = {k: v for k, v in overrides.items() if v is not None}
-        self.limits = dataclasses.replace(base, **given)
+        limits = {f.name for f in dataclasses.fields(self.task.limits)}
+        overrides = {k: v for k, v in given.items() if k in limits and v is not None}
+        self.limits = dataclasses.replace(self.task.limits, **overrides)
 
         self._toolset = self.family.toolset(toolset or self.family.toolsets[0])
         self.toolset_name = self._toolset.name

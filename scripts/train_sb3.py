@@ -15,6 +15,10 @@ Contract:
   statistics in ``<out>/monitor.monitor.csv``.
 * Evaluation: the trained policy (deterministic actions) and a uniformly random policy,
   ``--eval-episodes`` (>= 10) episodes each, on a fresh wrapper over the same data.
+* Progress goes to stderr, one plain line at a time (readable in a log file as on a
+  terminal, no extra library): training every ``--progress-every`` timesteps (default:
+  about 20 lines a run; 0 turns them off) with the episodes so far, the mean reward of the
+  last 50 and the time left; evaluation every tenth of its episodes.
 * Outputs in ``--out`` (default ``runs/sb3``): ``learning_curve.png`` (training episode
   rewards and their moving average, with both evaluation means), ``results.json`` (both
   means, standard deviations and per-episode rewards, the trained policy's moves, timings,
@@ -31,11 +35,15 @@ import shlex
 import shutil
 import sys
 import time
+from collections import deque
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import gymnasium as gym
 import numpy as np
+
+if TYPE_CHECKING:
+    from mle_gym.wrappers.macro import MacroActionWrapper
 
 ENV_ID = "MLEBench/spaceship-titanic-v0"
 
@@ -54,15 +62,70 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--sandbox", default=None, help="sandbox backend (default: local)")
     p.add_argument("--cache-dir", type=Path, default=None, help="fit cache folder")
     p.add_argument("--no-memoize", action="store_true", help="run every fit in the sandbox")
+    p.add_argument(
+        "--progress-every",
+        type=int,
+        default=None,
+        help="print a training progress line every N timesteps (default: ~20 lines; 0: none)",
+    )
     args = p.parse_args(argv)
     if args.eval_episodes < 10:
         p.error("--eval-episodes must be at least 10")
     if args.timesteps < 1:
         p.error("--timesteps must be positive")
+    if args.progress_every is None:
+        args.progress_every = max(1, args.timesteps // 20)
+    if args.progress_every < 0:
+        p.error("--progress-every must be >= 0")
     return args
 
 
-def make_env(args: argparse.Namespace) -> gym.Env:
+def _eta(elapsed: float, done: float, total: float) -> str:
+    """``", ~2.5 min left"`` from the rate so far (empty before any progress)."""
+    if done <= 0 or done >= total:
+        return ""
+    left = elapsed / done * (total - done)
+    return f", ~{left / 60:.1f} min left" if left >= 60 else f", ~{left:.0f} s left"
+
+
+def progress_callback(total: int, every: int) -> Any:
+    """An SB3 callback printing ``train: <done>/<total> timesteps (<%>), <n> episodes, mean
+    reward of the last 50 <r>, <s> s, ~<eta> left`` to stderr every ``every`` timesteps
+    and at the end (episode rewards from the Monitor's ``info["episode"]``)."""
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class Progress(BaseCallback):
+        def _on_training_start(self) -> None:
+            self.started = time.monotonic()
+            self.episodes = 0
+            self.recent: deque[float] = deque(maxlen=50)
+            self.next_line = every
+
+        def _on_step(self) -> bool:
+            for info in self.locals.get("infos", []):
+                if "episode" in info:
+                    self.episodes += 1
+                    self.recent.append(float(info["episode"]["r"]))
+            done = self.num_timesteps
+            if done >= self.next_line or done >= total:
+                while self.next_line <= done:
+                    self.next_line += every
+                elapsed = time.monotonic() - self.started
+                mean = f"{np.mean(self.recent):.3f}" if self.recent else "-"
+                print(
+                    f"train: {done:,}/{total:,} timesteps ({100 * done / total:.0f}%), "
+                    f"{self.episodes} episodes, mean reward of the last "
+                    f"{len(self.recent)}: {mean}, {elapsed:.1f} s"
+                    f"{_eta(elapsed, done, total)}",
+                    file=sys.stderr,
+                    flush=True,
+                )
+            return True
+
+    return Progress() if every > 0 else None
+
+
+def make_env(args: argparse.Namespace) -> MacroActionWrapper:
     """A macro-action env over the spaceship-titanic replica."""
     import mle_gym  # noqa: F401  (registers the env ids)
     from mle_gym.wrappers.macro import MacroActionWrapper
@@ -83,14 +146,20 @@ def make_env(args: argparse.Namespace) -> gym.Env:
     )
 
 
-def run_episodes(env: gym.Env, choose: Any, episodes: int, seed: int) -> dict[str, Any]:
-    """Run ``episodes`` episodes with ``choose(obs) -> action``; rewards and move names."""
+def run_episodes(
+    env: gym.Env, choose: Any, episodes: int, seed: int, label: str = "eval"
+) -> dict[str, Any]:
+    """Run ``episodes`` episodes with ``choose(obs) -> action``; rewards and move names.
+    Prints ``<label>: <done>/<episodes> episodes, mean reward <r>`` to stderr every tenth."""
+    started = time.monotonic()
+    every = max(1, episodes // 10)
     rewards: list[float] = []
     plans: list[list[str]] = []
     submitted: list[str | None] = []
     for i in range(episodes):
         obs, _ = env.reset(seed=seed + i)
-        total, plan, done, info = 0.0, [], False, {}
+        total, plan, done = 0.0, [], False
+        info: dict[str, Any] = {}
         while not done:
             obs, reward, terminated, truncated, info = env.step(choose(obs))
             total += float(reward)
@@ -99,6 +168,14 @@ def run_episodes(env: gym.Env, choose: Any, episodes: int, seed: int) -> dict[st
         rewards.append(round(total, 6))
         plans.append(plan)
         submitted.append(info.get("submitted"))
+        if (i + 1) % every == 0 or i + 1 == episodes:
+            elapsed = time.monotonic() - started
+            print(
+                f"{label}: {i + 1}/{episodes} episodes, mean reward {np.mean(rewards):.3f}, "
+                f"{elapsed:.1f} s{_eta(elapsed, i + 1, episodes)}",
+                file=sys.stderr,
+                flush=True,
+            )
     arr = np.asarray(rewards, dtype=float)
     return {
         "mean": round(float(arr.mean()), 4),
@@ -184,7 +261,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         verbose=0,
         tensorboard_log=str(out / "tb"),
     )
-    model.learn(total_timesteps=args.timesteps, tb_log_name="ppo", progress_bar=False)
+    model.learn(
+        total_timesteps=args.timesteps,
+        tb_log_name="ppo",
+        callback=progress_callback(args.timesteps, args.progress_every),
+        progress_bar=False,  # its bar needs rich, an extra this project does not install
+    )
     train_s = time.monotonic() - started
     hits, misses = env.cache_hits, env.cache_misses
     train_env.close()
@@ -197,6 +279,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             lambda obs: int(model.predict(obs, deterministic=True)[0]),
             args.eval_episodes,
             args.seed + 100_000,
+            "eval PPO",
         )
         rng = np.random.default_rng(args.seed)
         n_actions = int(eval_env.action_space.n)  # type: ignore[attr-defined]
@@ -205,6 +288,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             lambda obs: int(rng.integers(n_actions)),
             args.eval_episodes,
             args.seed + 200_000,
+            "eval random",
         )
     finally:
         eval_env.close()

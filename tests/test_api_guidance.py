@@ -147,7 +147,7 @@ def test_a_bad_step_budget_is_refused(env_id: str) -> None:
         _make(env_id, max_episode_steps=0)
     # built directly, the env checks its own keyword
     with pytest.raises(ValueError, match=rf"^{env_id}: max_episode_steps must be a whole number"):
-        MLEEnv(env_id, sandbox="unsafe-local", max_episode_steps=2.5)
+        MLEEnv(env_id, sandbox="unsafe-local", max_episode_steps=2.5)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
@@ -188,7 +188,7 @@ def test_good_values_of_every_kind_are_taken() -> None:
         max_episode_steps=3,
     )
     try:
-        inner = env.unwrapped
+        inner: Any = env.unwrapped
         assert inner.family.replica_seed == 2 and type(inner.family.opts.replica_seed) is int
         assert inner.limits.time_budget_s == 30 and inner.limits.memory_mb == 512
         assert env.spec is not None and env.spec.max_episode_steps == 3

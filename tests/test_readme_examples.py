@@ -134,3 +134,107 @@ def test_example_runs(example: Example, tmp_path: Path) -> None:
         f"{example} exited with status {done.returncode}\n--- stdout\n{done.stdout[-4000:]}"
         f"\n--- stderr\n{done.stderr[-4000:]}"
     )
+
+
+# -- the light install -------------------------------------------------------------------------
+
+LIGHT_INSTALL = ".venv/bin/pip install -e . && .venv/bin/mle-gym run --env {env} --agent scripted"
+FIRST_ENV = "MLEBench/spaceship-titanic-v0"
+#: distributions imported when present but not needed (each importer falls back without
+#: them; a light venv without them runs the first episode, checked by hand)
+OPTIONAL_IMPORTS = {
+    "rich": "scikit-learn's optional progress display (sklearn.utils._optional_dependencies)",
+    "charset-normalizer": "numpy.f2py's optional encoding detection",
+    "setuptools": "its _distutils_hack .pth file, loaded at interpreter start-up",
+}
+#: what the first episode's agent code imports inside the sandbox (the reference solution)
+SANDBOX_CODE = REPO / "task_assets" / "mlebench" / "spaceship-titanic" / "solution.py"
+
+_RUN_AND_LIST_MODULES = """
+import json, sys
+from mle_gym.cli import main
+status = main(["run", "--env", sys.argv[1], "--agent", "scripted", "--quiet", "--no-trajectory"])
+with open(sys.argv[2], "w") as out:
+    json.dump(sorted(sys.modules), out)
+sys.exit(status)
+"""
+
+
+def _core_distributions() -> set[str]:
+    """The distributions ``pip install -e .`` installs: pyproject's ``dependencies`` and,
+    transitively, theirs (without extras), as normalised names."""
+    import importlib.metadata as md
+    import tomllib
+
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    todo = [Requirement(r) for r in project["dependencies"]]
+    seen: set[str] = set()
+    while todo:
+        req = todo.pop()
+        name = canonicalize_name(req.name)
+        if name in seen or (req.marker is not None and not req.marker.evaluate({"extra": ""})):
+            continue
+        seen.add(name)
+        try:
+            todo.extend(Requirement(r) for r in md.requires(req.name) or [])
+        except md.PackageNotFoundError:  # an optional platform dependency not installed here
+            continue
+    return seen
+
+
+def _imported_distributions(modules: set[str]) -> set[str]:
+    """The installed distributions (normalised names) that provide the top-level
+    ``modules``; the standard library and mle_gym itself are left out."""
+    import importlib.metadata as md
+
+    from packaging.utils import canonicalize_name
+
+    providers = md.packages_distributions()
+    found: set[str] = set()
+    for module in modules - set(sys.stdlib_module_names) - {"mle_gym"}:
+        found.update(canonicalize_name(d) for d in providers.get(module, []))
+    return found - {"mle-gym"}
+
+
+def _top_level_imports(path: Path) -> set[str]:
+    import ast
+
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def test_the_readme_gives_the_light_install_line_beside_the_full_one() -> None:
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    assert LIGHT_INSTALL.format(env=FIRST_ENV) in text
+    assert '.venv/bin/pip install torch==2.13.0 && .venv/bin/pip install -e ".[all]"' in text
+    assert '.venv/bin/python -m pytest -m "not slow"' in text
+
+
+@pytest.mark.slow
+def test_the_first_episode_needs_only_the_core_dependencies(tmp_path: Path) -> None:
+    """What the light install line runs imports, on the host and in the sandbox, only what
+    pyproject's core ``dependencies`` install: no extra (docker, torch, openai...)."""
+    listing = tmp_path / "modules.json"
+    done = subprocess.run(
+        [sys.executable, "-c", _RUN_AND_LIST_MODULES, FIRST_ENV, str(listing)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    import json
+
+    host = {name.split(".")[0] for name in json.loads(listing.read_text())}
+    used = _imported_distributions(host | _top_level_imports(SANDBOX_CODE)) - set(OPTIONAL_IMPORTS)
+    core = _core_distributions()
+    assert {"pandas", "scikit-learn", "gymnasium"} <= used  # the listing is real
+    assert used <= core, f"the first episode imports beyond the core install: {used - core}"

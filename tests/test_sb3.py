@@ -272,6 +272,8 @@ def test_train_script_smoke(warm_cache: Path, tmp_path: Path) -> None:
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "PPO" in done.stdout and "random policy" in done.stdout
+    assert "train: 64/64 timesteps (100%)" in done.stderr  # progress lines, on stderr
+    assert "eval PPO: 10/10 episodes" in done.stderr and "eval random: 10/10" in done.stderr
     png = out / "learning_curve.png"
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert list((out / "tb").rglob("events.out.tfevents.*"))

@@ -14,8 +14,8 @@ def register(sub: Any) -> None:
     p.add_argument(
         "action",
         choices=["build", "gc", "status"],
-        help="build: the docker image (no registry needed); gc: remove orphaned containers; "
-        "status: which backends are available",
+        help="build: the docker image (no registry needed); gc: remove orphaned containers "
+        "and unused images replaced by rebuilds; status: which backends are available",
     )
     p.add_argument(
         "--image", help="image name (default $MLE_GYM_DOCKER_IMAGE or mle-gym-runtime:py<X.Y>)"

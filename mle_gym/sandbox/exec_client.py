@@ -37,7 +37,6 @@ from typing import Any
 from mle_gym.sandbox import spawner
 from mle_gym.sandbox.process import OutputCapture, ProcessOutcome, kill_group, read_chunk
 
-SERVER_SOURCE = Path(__file__).with_name("exec_server.py").read_text(encoding="utf-8")
 START_TIMEOUT_S = 60.0
 GRACE_S = 5.0
 MAX_REPLY = 4096

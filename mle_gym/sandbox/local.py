@@ -3,7 +3,8 @@
 Isolation (each verified by tests/test_sandbox_local.py):
 
 * its own mount, pid, network, ipc and uts namespaces: only ``/usr``, a few
-  ``/etc`` files, the Python runtime (read-only, mle_gym itself masked), the
+  ``/etc`` files, the Python runtime (read-only, mle_gym itself masked but for
+  the command server's source, :data:`SERVER_IN_SANDBOX`), the
   workspace (read-write) and the task's public data (read-only) are visible;
   the private answers, the cache, ``/root``, ``/home`` and the host's processes
   are simply absent; only a loopback-less empty network exists;
