@@ -29,13 +29,19 @@ def bench_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     return {}
 
 
+def _own_variables() -> dict[str, str]:
+    """The environment variables the bench sets for its runs (``MLE_GYM_*``); libraries it
+    imports may set their own at import (scikit-learn's ``KMP_*``, pygame's prompt switch)."""
+    return {k: v for k, v in os.environ.items() if k.startswith("MLE_GYM")}
+
+
 def _run(backend: str, runs: dict[str, Any], root: Path, capsys: pytest.CaptureFixture[str]):
     if backend not in runs:
         out = root / f"bench-{backend}.json"
-        before = dict(os.environ)
+        before = _own_variables()
         code = main(["bench", "--tiny", "--backends", backend, "--out", str(out)])
         table = capsys.readouterr().out
-        runs[backend] = (code, json.loads(out.read_text()), table, before == dict(os.environ))
+        runs[backend] = (code, json.loads(out.read_text()), table, before == _own_variables())
     return runs[backend]
 
 
