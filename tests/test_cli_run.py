@@ -353,12 +353,12 @@ def test_data_hints_use_options_in_the_cli_and_keywords_in_python(
     code, _, err = _run(["run", "--env", env_id, "--data", "kaggle"], capsys)
     assert code == 2
     line = _error_line(err)
-    assert "or use --data replica" in line and "data='replica'" not in line
-    with pytest.raises(DataNotPrepared, match="or use data='replica'"):
+    assert "offline replica: --data replica" in line and "data='replica'" not in line
+    with pytest.raises(DataNotPrepared, match="offline replica: data='replica'"):
         gym.make(env_id, data="kaggle")
     code, _, err = _run(["eval", env_id, "--data", "kaggle", "--out", str(tmp_path / "r")], capsys)
     assert code == 2
-    assert "or use --data replica" in err and "data='replica'" not in err
+    assert "offline replica: --data replica" in err and "data='replica'" not in err
     code, _, err = _run(
         ["run", "--env", "MLAgentBench/vectorization-v0", "--data", "replica"], capsys
     )

@@ -78,7 +78,7 @@ def test_one_folder_is_discovered_listed_and_registered(
     assert ENV_ID in mle_gym.register_all()
     assert gym.spec(ENV_ID).max_episode_steps == 20
 
-    assert cli(["list", "--benchmark", "MLAgentBench"]) == 0
+    assert cli(["list", "--benchmark", "MLAgentBench", "--wide"]) == 0
     row = next(line for line in capsys.readouterr().out.splitlines() if TASK_ID in line)
     assert row.split()[:4] == [ENV_ID, "MLAgentBench", "-", "mae"] and "replica available" in row
 
