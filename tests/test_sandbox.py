@@ -238,6 +238,53 @@ def test_fork_bomb_contained(sandbox: Sandbox) -> None:
     assert r.ok and out.strip() == "alive"
 
 
+def _pids_in_use(sb: Sandbox) -> int:
+    """The tasks the sandbox's pids cgroup counts now (zombies included), read from the host."""
+    container = getattr(sb, "container_id", "")
+    groups = getattr(sb, "_cgroups", None)
+    if container:
+        path = Path(f"/sys/fs/cgroup/pids/docker/{container}/pids.current")
+    elif groups is not None:
+        path = groups.groups["pids"] / "pids.current"
+    else:
+        path = Path("/nonexistent")
+    if not path.is_file():
+        pytest.skip("the sandbox's pids cgroup is not visible from this host")
+    return int(path.read_text())
+
+
+@pytest.mark.slow
+def test_what_a_command_left_is_reaped_before_it_returns(make) -> None:
+    # A killed process holds its slot in the pids limit until it is reaped: if exec
+    # returned before, the next command could not fork ("Cannot fork"). A small CPU
+    # share slows the dying and the reaping down, as a loaded machine does.
+    sb = make(pids=64, cpus=0.1)
+    run(sb, "true")
+    idle = _pids_in_use(sb)
+    leave = "i=0; while [ $i -lt 50 ]; do sleep 300 & i=$((i+1)); done; echo started"
+    bomb = "f() { f | f & }; f & while :; do :; done"  # forks once, then spins: a timeout
+    for _ in range(2):
+        r, out = run(sb, leave, timeout=60)
+        assert r.ok and "started" in out, out
+        assert _pids_in_use(sb) == idle
+        r, _ = run(sb, bomb, timeout=3)
+        assert r.timed_out
+        assert _pids_in_use(sb) == idle
+    r, out = run(sb, "i=0; while [ $i -lt 50 ]; do sleep 1 & i=$((i+1)); done; wait; echo ok")
+    assert r.ok and out.strip() == "ok", out
+
+
+def test_oom_kill_deep_in_the_command_is_reported(make) -> None:
+    # the allocation is a grandchild of the command's shell, which exits with 0 after it
+    sb = make(memory_mb=300)
+    r, out = run(sb, "(python -c 'b = bytearray(2**30)'); echo after", 60)
+    if getattr(sb, "limits_mode", "cgroup") == "cgroup":
+        assert r.oom_killed and not r.ok, (r, out)
+    else:
+        assert "MemoryError" in out
+    assert out.strip().endswith("after")
+
+
 def test_infinite_loop_times_out(sandbox: Sandbox) -> None:
     start = time.monotonic()
     r, _ = run(sandbox, "while true; do :; done", timeout=1.5)

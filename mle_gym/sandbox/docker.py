@@ -19,9 +19,10 @@ neither signal nor trace the root helpers.
   local (freeze, SIGKILL, thaw), else by a root ``docker exec``.
 * **Nothing outlives a step**: after each command, the root wrapper (which the
   agent's uid cannot kill: ``kill -9 $PPID`` fails) kills every process of the
-  agent uid but the interpreter, as the local backend's pid namespace does;
-  after a ``python`` cell, :meth:`DockerSandbox.sweep_leftovers` does the same
-  from the host.
+  agent uid but the interpreter, as the local backend's pid namespace does, and
+  ends only once they are reaped (an unreaped one still holds a slot in the pids
+  limit); ``exec`` returns after the wrapper, on a timeout too; after a ``python``
+  cell, :meth:`DockerSandbox.sweep_leftovers` does the same from the host.
 * **Freezing**: :meth:`~mle_gym.sandbox.base.Sandbox.frozen` freezes the
   container's freezer cgroup from the host (or ``docker pause`` on a remote
   engine; if both fail, every agent process is killed).
@@ -283,9 +284,12 @@ class DockerSandbox(DockerControl):
                     output_limited = True
                     break
         finally:
-            stream.close()
             if timed_out or output_limited:
                 self._sweep()
+                # The wrapper ends once what it ran is reaped (its own sweep): wait for it,
+                # so the next command finds the pids limit free.
+                _drain(stream, time.monotonic() + SWEEP_WAIT_S)
+            stream.close()
         head, tail = capture.result()
         rc: int | None = None
         oom = False
@@ -386,6 +390,14 @@ class DockerSandbox(DockerControl):
         if self._stdin is not None:
             self._stdin.close()
             self._stdin = None
+
+
+def _drain(stream: _ExecStream, deadline: float) -> None:
+    """Read an exec's stream to its end (the end of the exec), dropping what comes, or
+    until the ``time.monotonic()`` ``deadline``."""
+    with contextlib.suppress(TimeoutError):
+        while stream.frame(deadline) is not None:
+            pass
 
 
 #: stdout a spawned program may write before its launcher's pid line is seen

@@ -161,38 +161,42 @@ class DockerControl(Sandbox):
                     return (found.pid, found.start)
         return None
 
-    def _host_strays(self, pids: list[int]) -> list[int]:
+    def _host_strays(self, pids: list[int]) -> list[hostprocs.ProcInfo]:
         keep = self._kernel_key(pids)
         strays = []
         for pid in pids:
             p = hostprocs.info(pid)
             if p is None or p.uid != self.uid or (p.pid, p.start) == keep:
                 continue
-            strays.append(pid)
+            strays.append(p)
         return strays
 
     def _host_sweep(self) -> bool:
         """Kill every agent process but the interpreter from the host: freeze the
-        container's cgroup, SIGKILL, thaw, wait. False if the cgroup is not visible."""
+        container's cgroup, SIGKILL, thaw, and wait until the container's init has reaped
+        them (until then they hold their slots in the pids limit, and the next command
+        could not fork). False if the cgroup is not visible."""
         pids = self._host_procs()
         if pids is None:
             return False
         if not self._host_strays(pids):
             return True
         freezer = self._groups().get("freezer")
-        killed: set[int] = set()
+        killed: dict[int, hostprocs.ProcInfo] = {}
         for _ in range(20):
             frozen = freezer is not None and cgroups.freeze_group(freezer)
             try:
                 strays = self._host_strays(self._host_procs() or [])
-                hostprocs.kill_all(strays)
-                killed.update(strays)
+                hostprocs.kill_all(p.pid for p in strays)
+                killed.update((p.pid, p) for p in strays)
             finally:
                 if frozen and freezer is not None:
                     cgroups.thaw_group(freezer)
             if frozen or not strays:
                 break
-        left = hostprocs.wait_gone(killed, SWEEP_WAIT_S)
+        # the interpreter's own children stay zombies until it reaps them
+        spared = {self._kernel_host.pid} if self._kernel_host is not None else set()
+        left = hostprocs.wait_reaped(killed.values(), SWEEP_WAIT_S, spared_parents=spared)
         if left:
             log.warning("host-side sweep left %s", left)
             return False

@@ -11,7 +11,7 @@ import contextlib
 import os
 import signal
 import time
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 
@@ -23,6 +23,7 @@ class ProcInfo:
     uid: int
     start: int  # start time in clock ticks since boot (field 22 of /proc/<pid>/stat)
     state: str  # "R", "S", "Z", ...
+    ppid: int = 0  # the parent's pid (field 4 of /proc/<pid>/stat)
 
 
 def info(pid: int) -> ProcInfo | None:
@@ -43,7 +44,9 @@ def info(pid: int) -> ProcInfo | None:
     at = status.find(b"\nUid:")
     try:
         uid = int(status[at + 5 : status.index(b"\n", at + 1)].split()[0])
-        return ProcInfo(pid=pid, uid=uid, start=int(fields[19]), state=fields[0].decode())
+        return ProcInfo(
+            pid=pid, uid=uid, start=int(fields[19]), state=fields[0].decode(), ppid=int(fields[1])
+        )
     except (IndexError, ValueError):
         return None
 
@@ -94,13 +97,29 @@ def kill_all(pids: Iterable[int]) -> None:
             os.kill(pid, signal.SIGKILL)
 
 
-def wait_gone(pids: Iterable[int], timeout_s: float) -> list[int]:
-    """Wait until every pid has exited (zombies count as exited); return those left."""
-    left = [p for p in pids if alive(p)]
+def wait_reaped(
+    procs: Iterable[ProcInfo], timeout_s: float, *, spared_parents: Collection[int] = ()
+) -> list[int]:
+    """Wait until every process is reaped (its pid gone, or now another process's); return
+    the pids still there after ``timeout_s``.
+
+    A zombie counts as still there: it keeps its slot in a pids cgroup until its parent
+    reaps it, so only a reaped process has freed its slot. A zombie whose parent is in
+    ``spared_parents`` (a live process that was not killed: only it can reap its
+    children) is not waited for.
+    """
+
+    def pending(p: ProcInfo) -> bool:
+        now = info(p.pid)
+        if now is None or now.start != p.start:
+            return False
+        return not (now.state in ("Z", "X") and now.ppid in spared_parents)
+
+    left = [p for p in procs if pending(p)]
     deadline = time.monotonic() + timeout_s
     pause = 0.0005
     while left and time.monotonic() < deadline:
         time.sleep(pause)
         pause = min(pause * 2, 0.02)
-        left = [p for p in left if alive(p)]
-    return left
+        left = [p for p in left if pending(p)]
+    return [p.pid for p in left]

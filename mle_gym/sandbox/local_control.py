@@ -92,7 +92,7 @@ class LocalControl(Sandbox):
         self._spawned = live
         return keep
 
-    def _strays(self, keep: set[tuple[int, int]]) -> list[int]:
+    def _strays(self, keep: set[tuple[int, int]]) -> list[hostprocs.ProcInfo]:
         """Agent-uid processes of the episode's cgroup that are not spared."""
         assert self._cgroups is not None
         strays = []
@@ -100,7 +100,7 @@ class LocalControl(Sandbox):
             p = hostprocs.info(pid)
             if p is None or p.uid != self.uid or (p.pid, p.start) in keep:
                 continue
-            strays.append(pid)
+            strays.append(p)
         return strays
 
     def sweep_leftovers(self) -> None:
@@ -108,9 +108,10 @@ class LocalControl(Sandbox):
         interpreters (``spawn``) and the command server, from the host: the cgroup is
         frozen while the processes are listed and killed, so none can fork away.
 
-        Costs one read of ``cgroup.procs`` and a ``stat`` per process when there is
-        nothing to kill. Without cgroups (a non-root host) it does nothing: commands
-        are still swept by their sandbox's PID 1.
+        Returns once what it killed is reaped (a killed process holds its slot in the
+        pids limit until then). Costs one read of ``cgroup.procs`` and a ``stat`` per
+        process when there is nothing to kill. Without cgroups (a non-root host) it does
+        nothing: commands are still swept by their sandbox's PID 1.
         """
         if self.closed or self._cgroups is None or self.is_frozen:
             return
@@ -118,19 +119,21 @@ class LocalControl(Sandbox):
             keep = self._spared()
             if not self._strays(keep):
                 return
-            killed: set[int] = set()
+            killed: dict[int, hostprocs.ProcInfo] = {}
             for _ in range(20):
                 frozen = self._cgroups.freeze()
                 try:
                     strays = self._strays(keep)
-                    hostprocs.kill_all(strays)
-                    killed.update(strays)
+                    hostprocs.kill_all(p.pid for p in strays)
+                    killed.update((p.pid, p) for p in strays)
                 finally:
                     if frozen:
                         self._cgroups.thaw()
                 if frozen or not strays:
                     break
-            left = hostprocs.wait_gone(killed, SWEEP_WAIT_S)
+            # a spared interpreter's own children stay zombies until it reaps them
+            spared = {pid for pid, _ in keep}
+            left = hostprocs.wait_reaped(killed.values(), SWEEP_WAIT_S, spared_parents=spared)
             if left or self._strays(keep):
                 log.warning("sweep left processes %s; killing the sandbox", left)
                 self._kill_agent_processes()
