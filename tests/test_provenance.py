@@ -65,20 +65,16 @@ def test_the_env_records_its_provenance_at_reset(make_env, tmp_path: Path) -> No
     assert reset_record["provenance"]["data"]["replica_seed"] == 1
 
 
-@pytest.mark.slow
-def test_an_evaluation_writes_provenance_into_every_result_file(tmp_path: Path) -> None:
-    out = tmp_path / "run"
+def evaluate(out: Path, *args: str) -> None:
+    """``mle-gym eval ARGS --out OUT`` in a subprocess (no progress line, no plots); it must
+    succeed."""
     done = subprocess.run(
         [
             sys.executable,
             "-m",
             "mle_gym.cli",
             "eval",
-            "spaceship-titanic",
-            "--data",
-            "replica",
-            "--sandbox",
-            "local",
+            *args,
             "--out",
             str(out),
             "--no-progress",
@@ -89,6 +85,12 @@ def test_an_evaluation_writes_provenance_into_every_result_file(tmp_path: Path) 
         timeout=600,
     )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.mark.slow
+def test_an_evaluation_writes_provenance_into_every_result_file(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    evaluate(out, "spaceship-titanic", "--data", "replica", "--sandbox", "local")
     folder = out / "episodes" / "spaceship-titanic" / "seed-0"
     record = json.loads((folder / "episode.json").read_text())
     grade = json.loads((folder / "grade.json").read_text())
@@ -113,29 +115,16 @@ def test_an_evaluation_writes_provenance_into_every_result_file(tmp_path: Path) 
 @pytest.mark.slow
 def test_tasks_skipped_for_want_of_data_are_recorded_with_the_reason(tmp_path: Path) -> None:
     out = tmp_path / "run"
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "mle_gym.cli",
-            "eval",
-            "spaceship-titanic",
-            "aerial-cactus-identification",
-            "--data",
-            "replica",
-            "--skip-unavailable",
-            "--sandbox",
-            "local",
-            "--out",
-            str(out),
-            "--no-progress",
-            "--no-plots",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
+    evaluate(
+        out,
+        "spaceship-titanic",
+        "aerial-cactus-identification",
+        "--data",
+        "replica",
+        "--skip-unavailable",
+        "--sandbox",
+        "local",
     )
-    assert done.returncode == 0, done.stdout + done.stderr
     config = json.loads((out / "config.json").read_text())
     (asked,) = config["selection"]
     assert asked["tasks"] == ["spaceship-titanic", "aerial-cactus-identification"]
